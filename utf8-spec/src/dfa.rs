@@ -1,0 +1,145 @@
+//! NFA → DFA: the subset construction.
+//!
+//! Each DFA state is the ε-closed set of NFA states the input can be in.
+//! States are numbered in the order a breadth-first walk from the start
+//! discovers them, reading bytes in ascending order, so the same grammar
+//! always gives the same numbering. The empty set is a state like the others:
+//! it is the dead state, and it makes every row total.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+use crate::byte_range::runs;
+use crate::error::{Error, ErrorKind};
+use crate::nfa::{Nfa, NfaStateId};
+
+/// A DFA state's index.
+pub type StateId = u32;
+
+/// Subset construction can blow up exponentially; past this many states the
+/// grammar is refused.
+pub const MAX_DFA_STATES: usize = 16_384;
+
+/// A deterministic automaton over bytes, total on every state.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Dfa {
+    next: Vec<[StateId; 256]>,
+    accepting: Vec<bool>,
+    nfa_sets: Vec<Vec<NfaStateId>>,
+}
+
+impl Dfa {
+    /// Runs the subset construction on `nfa`.
+    pub fn new(nfa: &Nfa) -> Result<Dfa, Error> {
+        let mut dfa = Dfa {
+            next: Vec::new(),
+            accepting: Vec::new(),
+            nfa_sets: Vec::new(),
+        };
+        let mut ids: HashMap<Vec<NfaStateId>, StateId> = HashMap::new();
+        let mut queue = VecDeque::new();
+        let start = nfa.epsilon_closure(&[nfa.start()]);
+        dfa.intern(start, nfa, &mut ids, &mut queue)?;
+        while let Some(id) = queue.pop_front() {
+            let mut targets: Vec<Vec<NfaStateId>> = vec![Vec::new(); 256];
+            for &state in &dfa.nfa_sets[id as usize] {
+                for &(range, target) in &nfa.states()[state as usize].transitions {
+                    for byte in range.bytes() {
+                        targets[byte as usize].push(target);
+                    }
+                }
+            }
+            let mut row = [0; 256];
+            for (byte, target) in targets.into_iter().enumerate() {
+                let closed = nfa.epsilon_closure(&target);
+                row[byte] = dfa.intern(closed, nfa, &mut ids, &mut queue)?;
+            }
+            dfa.next[id as usize] = row;
+        }
+        Ok(dfa)
+    }
+
+    fn intern(
+        &mut self,
+        set: Vec<NfaStateId>,
+        nfa: &Nfa,
+        ids: &mut HashMap<Vec<NfaStateId>, StateId>,
+        queue: &mut VecDeque<StateId>,
+    ) -> Result<StateId, Error> {
+        if let Some(&id) = ids.get(&set) {
+            return Ok(id);
+        }
+        if self.next.len() >= MAX_DFA_STATES {
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: "the DFA's state count from subset construction".to_owned(),
+                limit: MAX_DFA_STATES,
+            }));
+        }
+        let id = self.next.len() as StateId;
+        self.accepting
+            .push(set.binary_search(&nfa.accept()).is_ok());
+        self.next.push([0; 256]);
+        self.nfa_sets.push(set.clone());
+        ids.insert(set, id);
+        queue.push_back(id);
+        Ok(id)
+    }
+
+    /// The number of states, the dead state included.
+    pub fn state_count(&self) -> usize {
+        self.next.len()
+    }
+
+    /// The start state, always 0.
+    pub fn start(&self) -> StateId {
+        0
+    }
+
+    /// The state after reading `byte` in `state`.
+    pub fn next(&self, state: StateId, byte: u8) -> StateId {
+        self.next[state as usize][byte as usize]
+    }
+
+    /// The whole row of `state`: one target per byte value.
+    pub fn row(&self, state: StateId) -> &[StateId; 256] {
+        &self.next[state as usize]
+    }
+
+    /// Whether the input read so far is in the language.
+    pub fn is_accepting(&self, state: StateId) -> bool {
+        self.accepting[state as usize]
+    }
+
+    /// The NFA states that DFA state `state` stands for.
+    pub fn nfa_states(&self, state: StateId) -> &[NfaStateId] {
+        &self.nfa_sets[state as usize]
+    }
+}
+
+/// One line per state, its row as ranges: `S1: %x80-BF -> S0, rest -> S9`.
+impl fmt::Debug for Dfa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Dfa {{ states: {}, start: S0 }}", self.state_count())?;
+        write_rows(f, &self.next, &self.accepting, |_| "")
+    }
+}
+
+/// Prints automaton rows as `  S3*: %x00-7F -> S0 | %x80-BF -> S4 | ...`
+/// (`*` marks an accepting state). Shared by every automaton printer.
+pub(crate) fn write_rows(
+    f: &mut fmt::Formatter<'_>,
+    rows: &[[StateId; 256]],
+    accepting: &[bool],
+    note: impl Fn(StateId) -> &'static str,
+) -> fmt::Result {
+    for (id, row) in rows.iter().enumerate() {
+        let mark = if accepting[id] { "*" } else { " " };
+        write!(f, "  S{id:<3}{mark}{}:", note(id as StateId))?;
+        for (i, (range, target)) in runs(row).into_iter().enumerate() {
+            let sep = if i == 0 { " " } else { " | " };
+            write!(f, "{sep}{range} -> S{target}")?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,372 @@
+//! Rules resolved into a grammar: every reference defined, no rule defined
+//! twice, `=/` alternatives merged, no recursion.
+//!
+//! A non-recursive grammar denotes a regular language, so it can become a
+//! finite automaton; [`Nfa::new`](crate::Nfa::new) takes it from here.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::abnf::{self, Element, Rule};
+use crate::error::{Error, ErrorKind, Position};
+
+/// The core rules of RFC 5234 Appendix B.1, available to every grammar that
+/// does not define a rule of the same name.
+const CORE_RULES: &str = "\
+ALPHA  = %x41-5A / %x61-7A
+BIT    = \"0\" / \"1\"
+CHAR   = %x01-7F
+CR     = %x0D
+CRLF   = CR LF
+CTL    = %x00-1F / %x7F
+DIGIT  = %x30-39
+DQUOTE = %x22
+HEXDIG = DIGIT / \"A\" / \"B\" / \"C\" / \"D\" / \"E\" / \"F\"
+HTAB   = %x09
+LF     = %x0A
+LWSP   = *(WSP / CRLF WSP)
+OCTET  = %x00-FF
+SP     = %x20
+VCHAR  = %x21-7E
+WSP    = SP / HTAB
+";
+
+/// One rule of a resolved grammar, its `=/` additions merged in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrammarRule {
+    /// The name as first written.
+    pub name: String,
+    /// Where the rule is defined (with `=`).
+    pub position: Position,
+    /// The alternatives, in the order written (those added with `=/` last).
+    pub alternatives: Vec<Element>,
+    /// True for an RFC 5234 core rule that the text used without defining.
+    pub core: bool,
+}
+
+impl GrammarRule {
+    /// The right-hand side as one element.
+    pub fn definition(&self) -> Element {
+        match self.alternatives.as_slice() {
+            [one] => one.clone(),
+            many => Element::Alternation(many.to_vec()),
+        }
+    }
+}
+
+/// A resolved, non-recursive ABNF grammar.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Grammar {
+    rules: Vec<GrammarRule>,
+    index: HashMap<String, usize>,
+}
+
+impl Grammar {
+    /// Parses and resolves ABNF text.
+    pub fn parse(source: &str) -> Result<Grammar, Error> {
+        let rules = abnf::parse(source)?;
+        Grammar::new(rules).map_err(|e| e.with_source(source))
+    }
+
+    /// Resolves parsed rules: merges `=/`, rejects duplicates, undefined
+    /// references and recursion, and adds the core rules that are used.
+    pub fn new(parsed: Vec<Rule>) -> Result<Grammar, Error> {
+        let mut grammar = Grammar {
+            rules: Vec::new(),
+            index: HashMap::new(),
+        };
+        for rule in parsed {
+            grammar.add(rule, false)?;
+        }
+        grammar.add_used_core_rules()?;
+        grammar.check_references()?;
+        grammar.check_recursion()?;
+        Ok(grammar)
+    }
+
+    fn add(&mut self, rule: Rule, core: bool) -> Result<(), Error> {
+        let key = rule.name.to_ascii_lowercase();
+        match (self.index.get(&key), rule.incremental) {
+            (Some(&i), true) => {
+                self.rules[i]
+                    .alternatives
+                    .extend(alternatives(rule.elements));
+                Ok(())
+            }
+            (Some(&i), false) => Err(Error::at(
+                ErrorKind::DuplicateRule {
+                    name: rule.name,
+                    first: self.rules[i].position,
+                },
+                rule.position,
+            )),
+            (None, true) => Err(Error::at(
+                ErrorKind::IncrementalWithoutRule { name: rule.name },
+                rule.position,
+            )),
+            (None, false) => {
+                self.index.insert(key, self.rules.len());
+                self.rules.push(GrammarRule {
+                    name: rule.name,
+                    position: rule.position,
+                    alternatives: alternatives(rule.elements),
+                    core,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn add_used_core_rules(&mut self) -> Result<(), Error> {
+        let core = abnf::parse(CORE_RULES).expect("the RFC 5234 core rules parse");
+        // Core rules refer to each other (CRLF to CR and LF), so add until nothing new is needed.
+        loop {
+            let missing: Vec<String> = self
+                .references()
+                .filter(|(name, _)| !self.index.contains_key(&name.to_ascii_lowercase()))
+                .map(|(name, _)| name.to_ascii_lowercase())
+                .collect();
+            let mut added = false;
+            for rule in &core {
+                if missing.contains(&rule.name.to_ascii_lowercase())
+                    && !self.index.contains_key(&rule.name.to_ascii_lowercase())
+                {
+                    self.add(rule.clone(), true)?;
+                    added = true;
+                }
+            }
+            if !added {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Every rule reference in the grammar, with its position.
+    fn references(&self) -> impl Iterator<Item = (String, Position)> + '_ {
+        self.rules.iter().flat_map(|rule| {
+            let mut found = Vec::new();
+            for alternative in &rule.alternatives {
+                collect_references(alternative, &mut found);
+            }
+            found
+        })
+    }
+
+    fn check_references(&self) -> Result<(), Error> {
+        let mut undefined: Vec<(String, Position)> = self
+            .references()
+            .filter(|(name, _)| !self.index.contains_key(&name.to_ascii_lowercase()))
+            .collect();
+        // Report the first one in the text, whatever the order of the rules that use it.
+        undefined.sort_by_key(|(_, position)| *position);
+        match undefined.into_iter().next() {
+            Some((name, position)) => Err(Error::at(ErrorKind::UndefinedRule { name }, position)),
+            None => Ok(()),
+        }
+    }
+
+    fn check_recursion(&self) -> Result<(), Error> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            OnPath,
+            Done,
+        }
+        let edges: Vec<Vec<(usize, Position)>> = self
+            .rules
+            .iter()
+            .map(|rule| {
+                let mut found = Vec::new();
+                for alternative in &rule.alternatives {
+                    collect_references(alternative, &mut found);
+                }
+                found
+                    .into_iter()
+                    .map(|(name, position)| (self.index[&name.to_ascii_lowercase()], position))
+                    .collect()
+            })
+            .collect();
+        let mut marks = vec![Mark::New; self.rules.len()];
+        // Depth-first search with an explicit stack of (rule, next edge to follow).
+        for root in 0..self.rules.len() {
+            if marks[root] != Mark::New {
+                continue;
+            }
+            let mut stack = vec![(root, 0usize)];
+            marks[root] = Mark::OnPath;
+            while let Some(&mut (rule, ref mut edge)) = stack.last_mut() {
+                if let Some(&(target, position)) = edges[rule].get(*edge) {
+                    *edge += 1;
+                    match marks[target] {
+                        Mark::New => {
+                            marks[target] = Mark::OnPath;
+                            stack.push((target, 0));
+                        }
+                        Mark::OnPath => {
+                            let from = stack
+                                .iter()
+                                .position(|&(r, _)| r == target)
+                                .expect("on the path");
+                            let mut cycle: Vec<String> = stack[from..]
+                                .iter()
+                                .map(|&(r, _)| self.rules[r].name.clone())
+                                .collect();
+                            cycle.push(self.rules[target].name.clone());
+                            return Err(Error::at(ErrorKind::Recursion { cycle }, position));
+                        }
+                        Mark::Done => {}
+                    }
+                } else {
+                    marks[rule] = Mark::Done;
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The rules, in the order defined; the core rules that were used come
+    /// last, in the order of RFC 5234 Appendix B.1.
+    pub fn rules(&self) -> &[GrammarRule] {
+        &self.rules
+    }
+
+    /// The rule called `name` (compared case-insensitively, as ABNF does).
+    pub fn rule(&self, name: &str) -> Option<&GrammarRule> {
+        self.index
+            .get(&name.to_ascii_lowercase())
+            .map(|&i| &self.rules[i])
+    }
+
+    /// The rule to start from, or an error naming the rules that do exist.
+    pub fn start_rule(&self, name: &str) -> Result<&GrammarRule, Error> {
+        self.rule(name).ok_or_else(|| {
+            Error::new(ErrorKind::UnknownStartRule {
+                name: name.to_owned(),
+                defined: self
+                    .rules
+                    .iter()
+                    .filter(|r| !r.core)
+                    .map(|r| r.name.clone())
+                    .collect(),
+            })
+        })
+    }
+}
+
+impl fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Prints the grammar back as ABNF, one rule a line, `=/` additions merged.
+impl fmt::Display for Grammar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let width = self.rules.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        for rule in &self.rules {
+            writeln!(f, "{:width$} = {}", rule.name, rule.definition())?;
+        }
+        Ok(())
+    }
+}
+
+fn alternatives(element: Element) -> Vec<Element> {
+    match element {
+        Element::Alternation(items) => items,
+        other => vec![other],
+    }
+}
+
+fn collect_references(element: &Element, found: &mut Vec<(String, Position)>) {
+    match element {
+        Element::Alternation(items) | Element::Concatenation(items) => {
+            for item in items {
+                collect_references(item, found);
+            }
+        }
+        Element::Repetition { element, .. } => collect_references(element, found),
+        Element::Optional(inner) | Element::Group(inner) => collect_references(inner, found),
+        Element::RuleRef { name, position } => found.push((name.clone(), *position)),
+        Element::Range(_) | Element::Sequence(_) | Element::Literal { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_alternatives_merge() {
+        let g = Grammar::parse("a = %x00\nb = %x02\na =/ %x01\n").unwrap();
+        assert_eq!(g.rule("A").unwrap().definition().to_string(), "%x00 / %x01");
+    }
+
+    #[test]
+    fn names_compare_case_insensitively() {
+        let g = Grammar::parse("Utf8-Tail = %x80-BF\na = UTF8-tail\n").unwrap();
+        assert!(g.rule("utf8-TAIL").is_some());
+    }
+
+    #[test]
+    fn undefined_rule_points_at_the_reference() {
+        let e = Grammar::parse("a = %x00 b\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 1, column 10: undefined rule `b`");
+        assert_eq!(e.snippet().unwrap(), "1 | a = %x00 b\n  |          ^");
+    }
+
+    #[test]
+    fn duplicate_rule_names_both_places() {
+        let e = Grammar::parse("a = %x00\nA = %x01\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: rule `A` is defined twice (first at line 1, column 1); use `=/` to add alternatives"
+        );
+    }
+
+    #[test]
+    fn incremental_before_definition_is_an_error() {
+        let e = Grammar::parse("a =/ %x00\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: `=/` adds alternatives to rule `a`, which is not defined above it"
+        );
+    }
+
+    #[test]
+    fn recursion_shows_the_cycle() {
+        let e = Grammar::parse("a = %x00 b\nb = %x01 / c\nc = [ a ]\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3, column 7: rule `a` is recursive (a -> b -> c -> a); a finite automaton needs a grammar without recursion"
+        );
+        let e = Grammar::parse("a = %x00 / %x01 a\n").unwrap_err();
+        assert!(e.to_string().contains("(a -> a)"), "{e}");
+    }
+
+    #[test]
+    fn core_rules_are_there_when_used() {
+        let g = Grammar::parse("line = *VCHAR CRLF\n").unwrap();
+        let names: Vec<&str> = g.rules().iter().map(|r| r.name.as_str()).collect();
+        // Used core rules follow the text's own, in the order of RFC 5234 Appendix B.1.
+        assert_eq!(names, ["line", "CRLF", "VCHAR", "CR", "LF"]);
+        assert!(g.rule("CR").unwrap().core);
+    }
+
+    #[test]
+    fn a_grammar_may_redefine_a_core_rule() {
+        let g = Grammar::parse("DIGIT = %x30-31\na = DIGIT\n").unwrap();
+        assert_eq!(g.rule("digit").unwrap().definition().to_string(), "%x30-31");
+        assert!(!g.rule("digit").unwrap().core);
+    }
+
+    #[test]
+    fn unknown_start_rule_lists_the_rules() {
+        let g = Grammar::parse("a = %x00\nb = a\n").unwrap();
+        let e = g.start_rule("c").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no rule named `c` to start from; the grammar defines a, b"
+        );
+    }
+}

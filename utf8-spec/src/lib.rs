@@ -1,0 +1,168 @@
+//! UTF-8 and its dialects as ABNF, and the derivation that turns such a spec
+//! into the tables of a validating automaton.
+//!
+//! RFC 3629 §4 defines UTF-8 with a grammar:
+//!
+//! ```text
+//! UTF8-octets = *( UTF8-char )
+//! UTF8-char   = UTF8-1 / UTF8-2 / UTF8-3 / UTF8-4
+//! UTF8-1      = %x00-7F
+//! UTF8-2      = %xC2-DF UTF8-tail
+//! UTF8-3      = %xE0 %xA0-BF UTF8-tail / %xE1-EC 2( UTF8-tail ) /
+//!               %xED %x80-9F UTF8-tail / %xEE-EF 2( UTF8-tail )
+//! UTF8-4      = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) /
+//!               %xF4 %x80-8F 2( UTF8-tail )
+//! UTF8-tail   = %x80-BF
+//! ```
+//!
+//! This crate keeps that text as the source of truth ([`rulesets::RFC3629`])
+//! and derives, one stage a module, each product a type you can inspect:
+//!
+//! | stage | module | product |
+//! |---|---|---|
+//! | read the ABNF | [`abnf`] | [`abnf::Rule`]s |
+//! | resolve rules | [`grammar`] | [`Grammar`] |
+//! | Thompson construction | [`nfa`] | [`Nfa`] over byte ranges |
+//! | subset construction | [`dfa`] | [`Dfa`] |
+//! | Moore's refinement | [`minimize`] | [`MinimalDfa`] |
+//! | coarsest byte partition | [`classes`] | [`ByteClasses`] |
+//! | layout | [`tables`] | [`Tables`] |
+//!
+//! ```
+//! let derivation = utf8_spec::rulesets::RFC3629.derive()?;
+//! let tables = derivation.tables();
+//! // 8 live states and the dead one; 12 byte classes.
+//! assert_eq!((tables.state_count(), tables.class_count()), (9, 12));
+//! // E0 must be followed by A0-BF: E0 80 is an overlong form of U+0000-07FF.
+//! assert!(tables.accepts("ࠀ".as_bytes()));
+//! assert!(!tables.accepts(b"\xE0\x80\x80"));
+//! // Classes print the way the RFC writes ranges.
+//! assert_eq!(format!("{:?}", tables.classes().ranges(4)), "[%xC0-C1, %xF5-FF]");
+//! # Ok::<(), utf8_spec::Error>(())
+//! ```
+//!
+//! The same works for any ABNF you write, with errors that say where and what:
+//!
+//! ```
+//! let e = utf8_spec::Derivation::new("s = *( %x41 / b )\n", "s").unwrap_err();
+//! assert_eq!(e.to_string(), "line 1, column 15: undefined rule `b`");
+//! ```
+//!
+//! This crate has no dependency and no proc-macro machinery; the
+//! `utf8-macros` crate runs it at compile time and emits the tables as
+//! `const` items.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod abnf;
+mod byte_range;
+pub mod classes;
+pub mod dfa;
+mod error;
+pub mod grammar;
+pub mod minimize;
+pub mod nfa;
+pub mod rulesets;
+pub mod tables;
+
+pub use byte_range::{ByteRange, runs};
+pub use classes::ByteClasses;
+pub use dfa::Dfa;
+pub use error::{Error, ErrorKind, Position};
+pub use grammar::Grammar;
+pub use minimize::MinimalDfa;
+pub use nfa::Nfa;
+pub use tables::Tables;
+
+/// Every product of the derivation of one spec, kept for inspection.
+#[derive(Clone, Debug)]
+pub struct Derivation {
+    start_rule: String,
+    grammar: Grammar,
+    nfa: Nfa,
+    dfa: Dfa,
+    minimal: MinimalDfa,
+    tables: Tables,
+}
+
+impl Derivation {
+    /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`.
+    pub fn new(abnf: &str, start_rule: &str) -> Result<Derivation, Error> {
+        let grammar = Grammar::parse(abnf)?;
+        let with_source = |e: Error| e.with_source(abnf);
+        let nfa = Nfa::new(&grammar, start_rule).map_err(with_source)?;
+        let dfa = Dfa::new(&nfa).map_err(with_source)?;
+        let minimal = MinimalDfa::new(&dfa);
+        if !matches_a_nonempty_string(&minimal) {
+            let rule = grammar.start_rule(start_rule)?;
+            return Err(with_source(Error::at(
+                ErrorKind::EmptyLanguage {
+                    start: rule.name.clone(),
+                },
+                rule.position,
+            )));
+        }
+        let classes = ByteClasses::new(&minimal);
+        let tables = Tables::new(&minimal, &classes).map_err(with_source)?;
+        Ok(Derivation {
+            start_rule: start_rule.to_owned(),
+            grammar,
+            nfa,
+            dfa,
+            minimal,
+            tables,
+        })
+    }
+
+    /// The name of the rule the automaton starts from.
+    pub fn start_rule(&self) -> &str {
+        &self.start_rule
+    }
+
+    /// The resolved grammar.
+    pub fn grammar(&self) -> &Grammar {
+        &self.grammar
+    }
+
+    /// The Thompson NFA.
+    pub fn nfa(&self) -> &Nfa {
+        &self.nfa
+    }
+
+    /// The DFA from subset construction, before minimization.
+    pub fn dfa(&self) -> &Dfa {
+        &self.dfa
+    }
+
+    /// The minimal DFA, canonically numbered.
+    pub fn minimal_dfa(&self) -> &MinimalDfa {
+        &self.minimal
+    }
+
+    /// The byte classes.
+    pub fn classes(&self) -> &ByteClasses {
+        self.tables.classes()
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+}
+
+/// Whether some state reachable by at least one byte accepts.
+fn matches_a_nonempty_string(dfa: &MinimalDfa) -> bool {
+    let mut seen = vec![false; dfa.state_count()];
+    let mut stack: Vec<u32> = dfa.row(dfa.start()).to_vec();
+    while let Some(state) = stack.pop() {
+        if std::mem::replace(&mut seen[state as usize], true) {
+            continue;
+        }
+        if dfa.is_accepting(state) {
+            return true;
+        }
+        stack.extend(dfa.row(state).iter().copied());
+    }
+    false
+}

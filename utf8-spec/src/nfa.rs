@@ -1,0 +1,241 @@
+//! Grammar → NFA: a Thompson construction whose transitions carry byte ranges.
+//!
+//! Each element of the start rule becomes a fragment with one entry and one
+//! exit state; rule references are expanded in place (the grammar has no
+//! recursion, so expansion ends). `n*m x` becomes `n` copies of `x` followed by
+//! `m - n` optional copies, `n*x` becomes `n` copies and a loop.
+
+use std::fmt;
+
+use crate::abnf::Element;
+use crate::error::{Error, ErrorKind};
+use crate::{ByteRange, Grammar};
+
+/// An NFA state's index.
+pub type NfaStateId = u32;
+
+/// Large repetition counts multiply the NFA; past this many states the
+/// grammar is refused rather than exhausting memory at compile time.
+pub const MAX_NFA_STATES: usize = 1_000_000;
+
+/// One NFA state: its ε-moves and its byte-range moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NfaState {
+    /// States reachable without reading a byte.
+    pub epsilon: Vec<NfaStateId>,
+    /// `(range, target)`: on a byte in `range`, go to `target`.
+    pub transitions: Vec<(ByteRange, NfaStateId)>,
+}
+
+/// A nondeterministic automaton with a single start and a single accepting state.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Nfa {
+    states: Vec<NfaState>,
+    start: NfaStateId,
+    accept: NfaStateId,
+}
+
+impl Nfa {
+    /// Builds the NFA of `grammar`'s rule `start_rule`.
+    pub fn new(grammar: &Grammar, start_rule: &str) -> Result<Nfa, Error> {
+        let rule = grammar.start_rule(start_rule)?;
+        let mut builder = Builder {
+            grammar,
+            states: Vec::new(),
+        };
+        let (start, accept) = builder.fragment(&rule.definition())?;
+        Ok(Nfa {
+            states: builder.states,
+            start,
+            accept,
+        })
+    }
+
+    /// The states; a state's index is its id.
+    pub fn states(&self) -> &[NfaState] {
+        &self.states
+    }
+
+    /// The start state.
+    pub fn start(&self) -> NfaStateId {
+        self.start
+    }
+
+    /// The one accepting state.
+    pub fn accept(&self) -> NfaStateId {
+        self.accept
+    }
+
+    /// The number of byte-range transitions (ε-moves not counted).
+    pub fn transition_count(&self) -> usize {
+        self.states.iter().map(|s| s.transitions.len()).sum()
+    }
+
+    /// The ε-closure of `set`, sorted and without duplicates.
+    pub fn epsilon_closure(&self, set: &[NfaStateId]) -> Vec<NfaStateId> {
+        let mut seen = vec![false; self.states.len()];
+        let mut stack: Vec<NfaStateId> = set.to_vec();
+        let mut out = Vec::new();
+        while let Some(state) = stack.pop() {
+            if std::mem::replace(&mut seen[state as usize], true) {
+                continue;
+            }
+            out.push(state);
+            stack.extend(self.states[state as usize].epsilon.iter().copied());
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// One line per state that has moves: `3: %x80-BF -> 4, ε -> 7`.
+impl fmt::Debug for Nfa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Nfa {{ states: {}, start: {}, accept: {} }}",
+            self.states.len(),
+            self.start,
+            self.accept
+        )?;
+        for (id, state) in self.states.iter().enumerate() {
+            if state.transitions.is_empty() && state.epsilon.is_empty() {
+                continue;
+            }
+            write!(f, "  {id:>4}:")?;
+            let mut first = true;
+            for (range, target) in &state.transitions {
+                write!(f, "{} {range} -> {target}", if first { "" } else { "," })?;
+                first = false;
+            }
+            for target in &state.epsilon {
+                write!(f, "{} ε -> {target}", if first { "" } else { "," })?;
+                first = false;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+struct Builder<'g> {
+    grammar: &'g Grammar,
+    states: Vec<NfaState>,
+}
+
+impl Builder<'_> {
+    fn state(&mut self) -> Result<NfaStateId, Error> {
+        if self.states.len() >= MAX_NFA_STATES {
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: "the NFA's state count (large repetition counts multiply it)".to_owned(),
+                limit: MAX_NFA_STATES,
+            }));
+        }
+        self.states.push(NfaState::default());
+        Ok((self.states.len() - 1) as NfaStateId)
+    }
+
+    fn epsilon(&mut self, from: NfaStateId, to: NfaStateId) {
+        self.states[from as usize].epsilon.push(to);
+    }
+
+    fn byte_step(&mut self, ranges: &[ByteRange]) -> Result<(NfaStateId, NfaStateId), Error> {
+        let (entry, exit) = (self.state()?, self.state()?);
+        for &range in ranges {
+            self.states[entry as usize].transitions.push((range, exit));
+        }
+        Ok((entry, exit))
+    }
+
+    /// Chains fragments built by `parts` one after another.
+    fn chain(
+        &mut self,
+        count: usize,
+        mut part: impl FnMut(&mut Self, usize) -> Result<(NfaStateId, NfaStateId), Error>,
+    ) -> Result<(NfaStateId, NfaStateId), Error> {
+        let entry = self.state()?;
+        let mut exit = entry;
+        for i in 0..count {
+            let (s, e) = part(self, i)?;
+            self.epsilon(exit, s);
+            exit = e;
+        }
+        Ok((entry, exit))
+    }
+
+    fn fragment(&mut self, element: &Element) -> Result<(NfaStateId, NfaStateId), Error> {
+        match element {
+            Element::Range(range) => self.byte_step(&[*range]),
+            Element::Sequence(bytes) => self.chain(bytes.len(), |b, i| {
+                b.byte_step(&[ByteRange::single(bytes[i])])
+            }),
+            Element::Literal {
+                text,
+                case_sensitive,
+            } => {
+                let bytes = text.as_bytes();
+                self.chain(bytes.len(), |b, i| {
+                    let byte = bytes[i];
+                    if *case_sensitive || !byte.is_ascii_alphabetic() {
+                        b.byte_step(&[ByteRange::single(byte)])
+                    } else {
+                        b.byte_step(&[
+                            ByteRange::single(byte.to_ascii_uppercase()),
+                            ByteRange::single(byte.to_ascii_lowercase()),
+                        ])
+                    }
+                })
+            }
+            Element::Concatenation(items) => self.chain(items.len(), |b, i| b.fragment(&items[i])),
+            Element::Alternation(items) => {
+                let (entry, exit) = (self.state()?, self.state()?);
+                for item in items {
+                    let (s, e) = self.fragment(item)?;
+                    self.epsilon(entry, s);
+                    self.epsilon(e, exit);
+                }
+                Ok((entry, exit))
+            }
+            Element::Group(inner) => self.fragment(inner),
+            Element::Optional(inner) => self.optional(inner),
+            Element::Repetition { min, max, element } => {
+                let (entry, mut exit) = self.chain(*min as usize, |b, _| b.fragment(element))?;
+                match max {
+                    None => {
+                        let (s, e) = self.fragment(element)?;
+                        // The loop: read `element` any number of times, then leave.
+                        let hub = self.state()?;
+                        self.epsilon(exit, hub);
+                        self.epsilon(hub, s);
+                        self.epsilon(e, hub);
+                        exit = hub;
+                    }
+                    Some(max) => {
+                        for _ in *min..*max {
+                            let (s, e) = self.optional(element)?;
+                            self.epsilon(exit, s);
+                            exit = e;
+                        }
+                    }
+                }
+                Ok((entry, exit))
+            }
+            Element::RuleRef { name, .. } => {
+                let rule = self
+                    .grammar
+                    .rule(name)
+                    .expect("the grammar checked every reference");
+                self.fragment(&rule.definition())
+            }
+        }
+    }
+
+    fn optional(&mut self, inner: &Element) -> Result<(NfaStateId, NfaStateId), Error> {
+        let (s, e) = self.fragment(inner)?;
+        let (entry, exit) = (self.state()?, self.state()?);
+        self.epsilon(entry, s);
+        self.epsilon(entry, exit);
+        self.epsilon(e, exit);
+        Ok((entry, exit))
+    }
+}
