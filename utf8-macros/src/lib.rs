@@ -39,7 +39,7 @@
 //!
 //! ```compile_fail
 //! utf8_macros::dfa_tables!(abnf = "s = *( %x41 / b )\n", start = "s");
-//! // error: line 1, column 15: undefined rule `b`
+//! // error: ABNF line 1, column 15: undefined rule `b`
 //! //         1 | s = *( %x41 / b )
 //! //           |               ^
 //! ```

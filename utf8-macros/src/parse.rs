@@ -101,8 +101,9 @@ impl Input {
                         ErrorKind::UnknownStartRule { .. } => start.span(),
                         _ => text.span(),
                     };
+                    // Positions count lines of the ABNF string, not of the Rust file: say so.
                     let message = match e.snippet() {
-                        Some(snippet) => format!("{e}\n{snippet}"),
+                        Some(snippet) => format!("ABNF {e}\n{snippet}"),
                         None => e.to_string(),
                     };
                     syn::Error::new(span, message)

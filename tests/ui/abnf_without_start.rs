@@ -1,0 +1,3 @@
+utf8_macros::dfa_tables!(abnf = "s = *%x41\n");
+
+fn main() {}

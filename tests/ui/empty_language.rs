@@ -1,0 +1,8 @@
+utf8_macros::dfa_tables!(
+    abnf = "
+nothing = 0( %x41 )
+",
+    start = "nothing"
+);
+
+fn main() {}

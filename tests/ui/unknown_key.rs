@@ -1,0 +1,3 @@
+utf8_macros::dfa_tables!(grammar = "s = %x41\n", start = "s");
+
+fn main() {}

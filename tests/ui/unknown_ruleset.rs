@@ -1,0 +1,3 @@
+utf8_macros::dfa_tables!(ruleset = "rfc9999");
+
+fn main() {}
