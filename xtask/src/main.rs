@@ -1,1 +1,54 @@
-fn main() {}
+//! `cargo xtask <task>`: maintenance tasks.
+//!
+//! - `codegen`: regenerate `docs/tables/*.md` from the derivation.
+//! - `codegen --check`: exit with status 1 if any of them is stale.
+//!
+//! Exit status: 0 done, 1 stale files found by `--check`, 2 usage error,
+//! 3 a file could not be written.
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask codegen [--check]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let root = xtask::workspace_root();
+    match args.as_slice() {
+        ["codegen"] => match xtask::write_all(&root) {
+            Ok(changed) if changed.is_empty() => {
+                println!("generated files are up to date");
+                ExitCode::SUCCESS
+            }
+            Ok(changed) => {
+                for path in changed {
+                    println!("wrote {}", path.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("xtask: cannot write generated files: {e}");
+                ExitCode::from(3)
+            }
+        },
+        ["codegen", "--check"] => {
+            let stale = xtask::stale(&root);
+            if stale.is_empty() {
+                println!("generated files are up to date");
+                ExitCode::SUCCESS
+            } else {
+                let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
+                eprintln!("xtask: stale generated files: {}; run `cargo xtask codegen`", names.join(", "));
+                ExitCode::from(1)
+            }
+        }
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("xtask: unknown arguments {args:?}; {USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
