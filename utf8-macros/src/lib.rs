@@ -1,8 +1,8 @@
 //! `dfa_tables!`: derive a validator's tables from a spec at compile time and
 //! emit them as `const` items.
 //!
-//! This crate is a thin wrapper. It [parses](parse) the macro input, hands the
-//! ABNF to [`utf8_spec::Derivation`], and [quotes](expand) the resulting
+//! This crate is a thin wrapper. It parses the macro input (`parse.rs`), hands the
+//! ABNF to [`utf8_spec::Derivation`], and quotes (`expand.rs`) the resulting
 //! tables. All the automaton work happens in `utf8-spec`, which is tested
 //! there without any macro.
 //!

@@ -3,7 +3,7 @@
 //!
 //! Reading happens in two steps:
 //!
-//! 1. [`lines`] turns the text into one chunk per rule. It accepts ABNF as it
+//! 1. `lines` turns the text into one chunk per rule. It accepts ABNF as it
 //!    sits in an RFC's plain text: indented as a block, with the page footers,
 //!    form feeds and running headers of a page break in the middle of it. A
 //!    line indented no deeper than the first rule starts a rule; a deeper one
