@@ -77,8 +77,10 @@ impl Iterator for Decode<'_> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
+        // Every item consumes at least one byte, and one item (an incomplete
+        // sequence) may consume all that is left.
         let left = self.bytes.len() - self.position;
-        (left.div_ceil(6), Some(left))
+        (usize::from(left > 0), Some(left))
     }
 }
 
