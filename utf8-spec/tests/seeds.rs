@@ -1,0 +1,1200 @@
+//! The derivation checked against the seed documents' own tables.
+//!
+//! The seeds' tables live in `tests/data/` as the text the seeds print, and
+//! are read here by program: nothing below compares the derivation with
+//! numbers typed into this file. Where two automata must agree, the test
+//! finds the correspondence itself (a breadth-first walk from both start
+//! states over all 256 bytes) instead of assuming a numbering.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::fs;
+
+use utf8_spec::rulesets::{LEGACY31, RFC3629, Ruleset};
+use utf8_spec::{Derivation, Error, ErrorKind, MinimalDfa, Position, Tables};
+
+const ONIGMO_TRANS: &str = include_str!("data/onigmo_utf_8.txt");
+const SEED004_STATE_MACHINE: &str = include_str!("data/seed004_state_machine.txt");
+const SEED000_SUMMARY: &str = include_str!("data/seed000_summary.txt");
+
+// ---------------------------------------------------------------------------
+// A common shape for every automaton, whatever its source's numbering
+// ---------------------------------------------------------------------------
+
+/// A complete deterministic automaton over bytes.
+#[derive(Clone, Debug)]
+struct Automaton {
+    next: Vec<[usize; 256]>,
+    accepting: Vec<bool>,
+    start: usize,
+}
+
+impl Automaton {
+    fn from_tables(tables: &Tables) -> Automaton {
+        Automaton {
+            next: (0..tables.state_count())
+                .map(|state| {
+                    std::array::from_fn(|byte| tables.next(state as u8, byte as u8) as usize)
+                })
+                .collect(),
+            accepting: tables.accepting().to_vec(),
+            start: tables.start() as usize,
+        }
+    }
+
+    fn state_count(&self) -> usize {
+        self.next.len()
+    }
+
+    fn reachable(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.state_count()];
+        let mut stack = vec![self.start];
+        while let Some(state) = stack.pop() {
+            if !std::mem::replace(&mut seen[state], true) {
+                stack.extend(self.next[state].iter().copied());
+            }
+        }
+        seen
+    }
+}
+
+/// Pairs the states of `left` and `right` that a breadth-first walk from the
+/// two start states reaches by the same byte strings, and checks that the
+/// pairing is one-to-one and agrees on acceptance. `Ok(map)` gives, for each
+/// state of `left`, its partner in `right` (`None` if `left` never reaches it).
+fn pair_states(left: &Automaton, right: &Automaton) -> Result<Vec<Option<usize>>, String> {
+    let mut left_to_right: Vec<Option<usize>> = vec![None; left.state_count()];
+    let mut right_to_left: Vec<Option<usize>> = vec![None; right.state_count()];
+    let mut queue = VecDeque::new();
+    let mut pair = |l: usize,
+                    r: usize,
+                    queue: &mut VecDeque<(usize, usize)>|
+     -> Result<(), String> {
+        match (left_to_right[l], right_to_left[r]) {
+            (Some(known), _) if known != r => Err(format!(
+                "left state {l} is paired with right {known} and also with right {r}"
+            )),
+            (_, Some(known)) if known != l => Err(format!(
+                "right state {r} is paired with left {known} and also with left {l}"
+            )),
+            (Some(_), Some(_)) => Ok(()),
+            _ => {
+                if left.accepting[l] != right.accepting[r] {
+                    return Err(format!(
+                        "left state {l} (accepting: {}) pairs with right state {r} (accepting: {})",
+                        left.accepting[l], right.accepting[r]
+                    ));
+                }
+                left_to_right[l] = Some(r);
+                right_to_left[r] = Some(l);
+                queue.push_back((l, r));
+                Ok(())
+            }
+        }
+    };
+    pair(left.start, right.start, &mut queue)?;
+    while let Some((l, r)) = queue.pop_front() {
+        for byte in 0..256 {
+            pair(left.next[l][byte], right.next[r][byte], &mut queue)
+                .map_err(|e| format!("after byte {byte:#04X} from pair ({l}, {r}): {e}"))?;
+        }
+    }
+    Ok(left_to_right)
+}
+
+/// The pairing of `left`'s states with `right`'s reachable states, asserting
+/// that it is a bijection: every state of `left` is paired, and exactly the
+/// reachable states of `right` are.
+fn isomorphism(left: &Automaton, right: &Automaton, what: &str) -> Vec<usize> {
+    let map = pair_states(left, right).unwrap_or_else(|e| panic!("{what}: not isomorphic: {e}"));
+    let map: Vec<usize> = map
+        .iter()
+        .enumerate()
+        .map(|(state, partner)| {
+            partner.unwrap_or_else(|| panic!("{what}: left state {state} is unreachable"))
+        })
+        .collect();
+    let image: BTreeSet<usize> = map.iter().copied().collect();
+    let right_reachable: BTreeSet<usize> = right
+        .reachable()
+        .iter()
+        .enumerate()
+        .filter_map(|(state, &reached)| reached.then_some(state))
+        .collect();
+    assert_eq!(
+        image, right_reachable,
+        "{what}: the pairing must cover exactly the right automaton's reachable states"
+    );
+    map
+}
+
+fn show_pairing(
+    map: &[usize],
+    left_name: impl Fn(usize) -> String,
+    right_name: impl Fn(usize) -> String,
+) -> String {
+    map.iter()
+        .enumerate()
+        .map(|(l, &r)| format!("{} <-> {}", left_name(l), right_name(r)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn derive(ruleset: &Ruleset) -> Derivation {
+    ruleset
+        .derive()
+        .unwrap_or_else(|e| panic!("built-in ruleset {} must derive: {e}", ruleset.name))
+}
+
+// ---------------------------------------------------------------------------
+// Seed 001: Onigmo's trans[][0x100]
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnigmoEntry {
+    Accept,
+    Failure,
+    Next(usize),
+}
+
+/// Both builds of Onigmo's table: without and with `USE_UTF8_31BITS`.
+struct OnigmoTrans {
+    default_build: Vec<[OnigmoEntry; 256]>,
+    utf8_31bits_build: Vec<[OnigmoEntry; 256]>,
+}
+
+/// Reads the C text of `trans[][0x100]`, following the `USE_UTF8_31BITS`
+/// conditionals so that each build gets the rows the preprocessor would give it.
+fn parse_onigmo_trans(text: &str) -> OnigmoTrans {
+    const DEFAULT: usize = 0;
+    const BITS31: usize = 1;
+    // Per build: the states read so far, each a list of rows of 16 entries.
+    let mut builds: [Vec<Vec<Vec<OnigmoEntry>>>; 2] = [Vec::new(), Vec::new()];
+    let mut active = [true, true];
+    let mut inside_state = false;
+    for (index, raw) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        match line {
+            "#ifndef USE_UTF8_31BITS" => active = [true, false],
+            "#ifdef USE_UTF8_31BITS" => active = [false, true],
+            "#else" => active = [!active[DEFAULT], !active[BITS31]],
+            "#endif" => active = [true, true],
+            "static const signed char trans[][0x100] = {" | "};" => {}
+            _ if line.starts_with('#') => {
+                panic!("onigmo_utf_8.txt line {line_number}: unknown directive {line:?}")
+            }
+            _ if line.starts_with("{ /* S") => {
+                let number: usize = line["{ /* S".len()..]
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| {
+                        panic!("onigmo_utf_8.txt line {line_number}: state header without a number")
+                    });
+                for build in 0..2 {
+                    if active[build] {
+                        assert_eq!(
+                            builds[build].len(),
+                            number,
+                            "onigmo_utf_8.txt line {line_number}: states out of order"
+                        );
+                        builds[build].push(Vec::new());
+                    }
+                }
+                inside_state = true;
+            }
+            "}," | "}" => inside_state = false,
+            _ if line.starts_with("/*") => {
+                assert!(
+                    inside_state,
+                    "onigmo_utf_8.txt line {line_number}: row outside a state"
+                );
+                let (label, entries) = line["/*".len()..].split_once("*/").unwrap_or_else(|| {
+                    panic!("onigmo_utf_8.txt line {line_number}: unclosed row label")
+                });
+                let row = usize::from_str_radix(label.trim(), 16).unwrap_or_else(|_| {
+                    panic!("onigmo_utf_8.txt line {line_number}: bad row label {label:?}")
+                });
+                let entries: Vec<OnigmoEntry> = entries
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|entry| !entry.is_empty())
+                    .map(|entry| match entry {
+                        "A" => OnigmoEntry::Accept,
+                        "F" => OnigmoEntry::Failure,
+                        number => OnigmoEntry::Next(number.parse().unwrap_or_else(|_| {
+                            panic!("onigmo_utf_8.txt line {line_number}: bad entry {number:?}")
+                        })),
+                    })
+                    .collect();
+                assert_eq!(
+                    entries.len(),
+                    16,
+                    "onigmo_utf_8.txt line {line_number}: a row holds 16 entries"
+                );
+                for build in 0..2 {
+                    if active[build] {
+                        let state = builds[build]
+                            .last_mut()
+                            .expect("a row follows its state's header");
+                        assert_eq!(
+                            state.len(),
+                            row,
+                            "onigmo_utf_8.txt line {line_number}: rows must come in order 0..f"
+                        );
+                        state.push(entries.clone());
+                    }
+                }
+            }
+            _ => panic!("onigmo_utf_8.txt line {line_number}: unexpected line {line:?}"),
+        }
+    }
+    let [default_build, utf8_31bits_build] = builds.map(|states| {
+        let count = states.len();
+        states
+            .into_iter()
+            .enumerate()
+            .map(|(number, rows)| {
+                assert_eq!(
+                    rows.len(),
+                    16,
+                    "onigmo_utf_8.txt: S{number} must have 16 rows"
+                );
+                let entries: Vec<OnigmoEntry> = rows.into_iter().flatten().collect();
+                for entry in &entries {
+                    if let OnigmoEntry::Next(target) = entry {
+                        assert!(
+                            *target < count,
+                            "onigmo_utf_8.txt: S{number} -> missing S{target}"
+                        );
+                    }
+                }
+                <[OnigmoEntry; 256]>::try_from(entries).expect("16 rows of 16 entries")
+            })
+            .collect::<Vec<_>>()
+    });
+    OnigmoTrans {
+        default_build,
+        utf8_31bits_build,
+    }
+}
+
+/// Onigmo's table as a validator of whole strings: ACCEPT means a character
+/// is complete, so it goes back to S0, and S0 is the only accepting state;
+/// FAILURE becomes a dead state after the last Si.
+fn onigmo_automaton(states: &[[OnigmoEntry; 256]]) -> Automaton {
+    let failure = states.len();
+    let target = |entry: OnigmoEntry| match entry {
+        OnigmoEntry::Accept => 0,
+        OnigmoEntry::Failure => failure,
+        OnigmoEntry::Next(state) => state,
+    };
+    let mut next: Vec<[usize; 256]> = states.iter().map(|row| row.map(target)).collect();
+    next.push([failure; 256]);
+    let mut accepting = vec![false; failure + 1];
+    accepting[0] = true;
+    Automaton {
+        next,
+        accepting,
+        start: 0,
+    }
+}
+
+fn onigmo_state_name(failure: usize) -> impl Fn(usize) -> String {
+    move |state| {
+        if state == failure {
+            "F".to_owned()
+        } else {
+            format!("S{state}")
+        }
+    }
+}
+
+#[test]
+fn onigmo_transcription_has_the_shape_of_the_c_table() {
+    let trans = parse_onigmo_trans(ONIGMO_TRANS);
+    assert_eq!(
+        trans.default_build.len(),
+        8,
+        "S0..S7 without USE_UTF8_31BITS"
+    );
+    assert_eq!(
+        trans.utf8_31bits_build.len(),
+        12,
+        "S0..S11 with USE_UTF8_31BITS"
+    );
+    // The builds differ only where the conditionals say: row f of S0, and S8..S11.
+    assert_eq!(
+        trans.default_build[0][..0xF0],
+        trans.utf8_31bits_build[0][..0xF0]
+    );
+    assert_eq!(trans.default_build[1..], trans.utf8_31bits_build[1..8]);
+}
+
+#[test]
+fn rfc3629_is_onigmo_default_table_with_the_same_numbering() {
+    let derivation = derive(&RFC3629);
+    let tables = derivation.tables();
+    let trans = parse_onigmo_trans(ONIGMO_TRANS);
+    let onigmo = onigmo_automaton(&trans.default_build);
+    let failure = trans.default_build.len();
+    let map = isomorphism(
+        &Automaton::from_tables(tables),
+        &onigmo,
+        "rfc3629 vs Onigmo",
+    );
+    let shown = show_pairing(&map, |s| s.to_string(), onigmo_state_name(failure));
+    // The canonical numbering (breadth-first, bytes ascending, dead last) is
+    // documented to reproduce Onigmo's S0..S7 with FAILURE as 8.
+    let same_numbering = map
+        .iter()
+        .enumerate()
+        .all(|(derived, &onigmo)| derived == onigmo);
+    assert!(
+        same_numbering,
+        "derived state i must be Onigmo's Si, and the dead state F: {shown}"
+    );
+    assert_eq!(
+        (tables.dead() as usize, failure),
+        (8, 8),
+        "the dead state is 8 and pairs with Onigmo's FAILURE: {shown}"
+    );
+}
+
+#[test]
+fn legacy31_is_onigmo_31bit_table_restricted_to_reachable_states() {
+    let derivation = derive(&LEGACY31);
+    let tables = derivation.tables();
+    let trans = parse_onigmo_trans(ONIGMO_TRANS);
+    let onigmo = onigmo_automaton(&trans.utf8_31bits_build);
+    let failure = trans.utf8_31bits_build.len();
+    let reachable = onigmo.reachable();
+    // With USE_UTF8_31BITS, F4 goes to S6 like F1-F3, so nothing leads to S7
+    // (the U+10FFFF limit) any more.
+    assert!(
+        !reachable[7],
+        "S7 must be unreachable in Onigmo's 31-bit table"
+    );
+    let reachable_count = reachable.iter().filter(|&&r| r).count();
+    assert_eq!(
+        reachable_count, 12,
+        "11 live states and FAILURE are reachable"
+    );
+    let map = isomorphism(
+        &Automaton::from_tables(tables),
+        &onigmo,
+        "legacy31 vs Onigmo 31-bit",
+    );
+    assert_eq!(
+        tables.state_count(),
+        reachable_count,
+        "legacy31: {}",
+        show_pairing(&map, |s| s.to_string(), onigmo_state_name(failure))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Seed 004: the 2003 state-machine validator
+// ---------------------------------------------------------------------------
+
+struct Seed004 {
+    state_names: Vec<String>,
+    byte_class_table: [u8; 256],
+    /// One entry per class and state: `state_table[class * state_count + state]`.
+    state_table: Vec<usize>,
+    /// The byte ranges each state_table row's comment names, by class.
+    row_labels: Vec<Vec<(u8, u8)>>,
+}
+
+impl Seed004 {
+    fn state_count(&self) -> usize {
+        self.state_names.len()
+    }
+
+    fn class_count(&self) -> usize {
+        self.row_labels.len()
+    }
+
+    fn state(&self, name: &str) -> usize {
+        self.state_names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("seed 004 has no state {name}"))
+    }
+
+    /// As `IsUTF8Text` runs it: accept iff the input ends in kSTART.
+    fn automaton(&self) -> Automaton {
+        let states = self.state_count();
+        Automaton {
+            next: (0..states)
+                .map(|state| {
+                    std::array::from_fn(|byte| {
+                        self.state_table[self.byte_class_table[byte] as usize * states + state]
+                    })
+                })
+                .collect(),
+            accepting: (0..states)
+                .map(|state| state == self.state("kSTART"))
+                .collect(),
+            start: self.state("kSTART"),
+        }
+    }
+}
+
+/// The lines strictly between the line equal to `opening` and the next `closing`.
+fn c_block<'a>(text: &'a str, opening: &str, closing: &str) -> Vec<&'a str> {
+    let mut lines = text.lines().map(str::trim);
+    lines
+        .by_ref()
+        .find(|line| *line == opening)
+        .unwrap_or_else(|| panic!("no line {opening:?}"));
+    lines.take_while(|line| *line != closing).collect()
+}
+
+/// `0x80-0x8F`, `0xe0`, `0x80-BF`: a byte or an inclusive range, `0x` optional on each end.
+fn parse_byte_range(token: &str) -> (u8, u8) {
+    let byte = |hex: &str| {
+        let digits = hex.trim().trim_start_matches("0x").trim_start_matches("0X");
+        u8::from_str_radix(digits, 16).unwrap_or_else(|_| panic!("{hex:?} is not a hex byte"))
+    };
+    match token.split_once('-') {
+        Some((first, last)) => (byte(first), byte(last)),
+        None => (byte(token), byte(token)),
+    }
+}
+
+/// Splits `/* label */ values` into the label and the comma-separated values.
+fn labelled_row(line: &str) -> Option<(&str, Vec<&str>)> {
+    let (label, values) = line.strip_prefix("/*")?.split_once("*/")?;
+    let values: Vec<&str> = values
+        .split(',')
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .collect();
+    Some((label.trim(), values))
+}
+
+fn parse_seed004(text: &str) -> Seed004 {
+    let enum_lines = c_block(text, "typedef enum {", "} utf8_state;");
+    let mut state_names: Vec<String> = Vec::new();
+    for line in enum_lines {
+        let name = line.trim_end_matches(',');
+        if let Some((name, value)) = name.split_once('=') {
+            assert_eq!(
+                (state_names.len(), value.trim()),
+                (0, "0"),
+                "seed 004: only the first enumerator has a value, 0"
+            );
+            state_names.push(name.trim().to_owned());
+        } else {
+            state_names.push(name.to_owned());
+        }
+    }
+    // C numbers the rest consecutively; kNumOfStates is the count, not a state.
+    assert_eq!(
+        state_names.pop().as_deref(),
+        Some("kNumOfStates"),
+        "seed 004: the enum ends with kNumOfStates"
+    );
+
+    let mut byte_class_table = [0u8; 256];
+    let class_rows: Vec<(&str, Vec<&str>)> =
+        c_block(text, "static int byte_class_table[256] =", "};")
+            .into_iter()
+            .filter_map(labelled_row)
+            // The column-header comments carry no values.
+            .filter(|(_, values)| !values.is_empty())
+            .collect();
+    assert_eq!(
+        class_rows.len(),
+        16,
+        "seed 004: byte_class_table has 16 rows"
+    );
+    for (row, (label, values)) in class_rows.iter().enumerate() {
+        assert_eq!(
+            u8::from_str_radix(label, 16).ok(),
+            Some(row as u8 * 16),
+            "seed 004: byte_class_table row {row} is labelled {label:?}"
+        );
+        assert_eq!(
+            values.len(),
+            16,
+            "seed 004: byte_class_table row {label} has 16 entries"
+        );
+        for (column, value) in values.iter().enumerate() {
+            byte_class_table[row * 16 + column] = value
+                .parse()
+                .unwrap_or_else(|_| panic!("seed 004: class {value:?} in row {label}"));
+        }
+    }
+
+    let mut state_table = Vec::new();
+    let mut row_labels = Vec::new();
+    let state_rows: Vec<(&str, Vec<&str>)> =
+        c_block(text, "static utf8_state state_table[] = {", "};")
+            .into_iter()
+            .filter_map(labelled_row)
+            .filter(|(_, values)| !values.is_empty())
+            .collect();
+    assert_eq!(
+        state_rows.len(),
+        12,
+        "seed 004: state_table has one row per class, 12"
+    );
+    for (class, (label, values)) in state_rows.iter().enumerate() {
+        let (ranges, number) = label
+            .rsplit_once(':')
+            .unwrap_or_else(|| panic!("seed 004: row label {label:?} has no `: class`"));
+        assert_eq!(
+            number.trim().parse::<usize>().ok(),
+            Some(class),
+            "seed 004: state_table rows come in class order"
+        );
+        row_labels.push(ranges.split(',').map(parse_byte_range).collect());
+        assert_eq!(
+            values.len(),
+            state_names.len(),
+            "seed 004: state_table row {label:?} has one entry per state"
+        );
+        for name in values {
+            let state = state_names
+                .iter()
+                .position(|n| n == name)
+                .unwrap_or_else(|| panic!("seed 004: unknown state {name} in row {label:?}"));
+            state_table.push(state);
+        }
+    }
+    Seed004 {
+        state_names,
+        byte_class_table,
+        state_table,
+        row_labels,
+    }
+}
+
+#[test]
+fn seed004_transcription_is_consistent_with_itself() {
+    let seed = parse_seed004(SEED004_STATE_MACHINE);
+    assert_eq!(seed.state_count(), 9, "kSTART, kA..kG, kERROR");
+    assert_eq!(seed.state_table.len(), 12 * 9, "12 classes x 9 states");
+    // The row comments of state_table name each class's bytes; they must say
+    // what byte_class_table says, byte for byte.
+    for byte in 0..=255u8 {
+        let labelled: Vec<usize> = seed
+            .row_labels
+            .iter()
+            .enumerate()
+            .filter(|(_, ranges)| {
+                ranges
+                    .iter()
+                    .any(|&(first, last)| (first..=last).contains(&byte))
+            })
+            .map(|(class, _)| class)
+            .collect();
+        assert_eq!(
+            labelled,
+            [seed.byte_class_table[byte as usize] as usize],
+            "seed 004: byte {byte:#04X}"
+        );
+    }
+    let error = seed.state("kERROR");
+    let automaton = seed.automaton();
+    assert!(
+        automaton.next[error].iter().all(|&next| next == error),
+        "seed 004: kERROR never leaves"
+    );
+}
+
+#[test]
+fn rfc3629_is_seed004_state_machine() {
+    let derivation = derive(&RFC3629);
+    let tables = derivation.tables();
+    let seed = parse_seed004(SEED004_STATE_MACHINE);
+
+    assert_eq!(
+        (tables.state_count(), tables.class_count()),
+        (seed.state_count(), seed.class_count()),
+        "states and classes"
+    );
+    assert_eq!((tables.state_count(), tables.class_count()), (9, 12));
+    // Both number classes by their smallest byte, so the maps must be equal, not just alike.
+    assert_eq!(
+        tables.byte_classes(),
+        &seed.byte_class_table,
+        "byte classes"
+    );
+
+    let map = isomorphism(
+        &Automaton::from_tables(tables),
+        &seed.automaton(),
+        "rfc3629 vs seed 004",
+    );
+    let shown = show_pairing(&map, |s| s.to_string(), |s| seed.state_names[s].clone());
+    assert_eq!(
+        seed.state_names[map[tables.dead() as usize]],
+        "kERROR",
+        "{shown}"
+    );
+    // The same, class by class on the two layouts: the derived table is
+    // state-major, seed 004's is class-major.
+    let classes = tables.class_count();
+    for derived in 0..tables.state_count() {
+        for class in 0..classes {
+            let derived_next = tables.transitions()[derived * classes + class] as usize;
+            let seed_next = seed.state_table[class * seed.state_count() + map[derived]];
+            assert_eq!(
+                map[derived_next], seed_next,
+                "state {derived}, class {class}: {shown}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Seed 000: the byte-range summary and the state diagram
+// ---------------------------------------------------------------------------
+
+/// One form of a character: a byte range per position.
+type CharacterForm = Vec<(u8, u8)>;
+
+fn fenced_block<'a>(text: &'a str, after: &str, fence: &str) -> Vec<&'a str> {
+    let mut lines = text.lines();
+    lines
+        .by_ref()
+        .find(|line| *line == after)
+        .unwrap_or_else(|| panic!("no line {after:?}"));
+    lines
+        .by_ref()
+        .find(|line| *line == fence)
+        .unwrap_or_else(|| panic!("no {fence:?} after {after:?}"));
+    lines.take_while(|line| *line != "```").collect()
+}
+
+fn parse_seed000_summary(text: &str) -> Vec<CharacterForm> {
+    let forms: Vec<CharacterForm> = fenced_block(text, "## まとめ", "```")
+        .into_iter()
+        .map(|line| line.split_whitespace().map(parse_byte_range).collect())
+        .collect();
+    assert_eq!(forms.len(), 9, "seed 000: the summary has 9 lines");
+    forms
+}
+
+/// The Mermaid diagram as an automaton: states in order of appearance, START
+/// the start and only accepting state, missing transitions to an added dead state.
+fn parse_seed000_diagram(text: &str) -> (Vec<String>, Automaton) {
+    let mut names: Vec<String> = Vec::new();
+    let mut edges: Vec<(usize, usize, (u8, u8))> = Vec::new();
+    let id = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+        Some(index) => index,
+        None => {
+            names.push(name.to_owned());
+            names.len() - 1
+        }
+    };
+    let mut transitions = 0;
+    for line in fenced_block(text, "## 有限状態機械での表現", "```mermaid") {
+        let line = line.trim();
+        if line == "stateDiagram" {
+            continue;
+        }
+        let (from, rest) = line
+            .split_once(" --> ")
+            .unwrap_or_else(|| panic!("seed 000: not a transition: {line:?}"));
+        let (to, ranges) = rest
+            .split_once(':')
+            .unwrap_or_else(|| panic!("seed 000: transition without label: {line:?}"));
+        let (from, to) = (id(from.trim(), &mut names), id(to.trim(), &mut names));
+        edges.extend(
+            ranges
+                .split(',')
+                .map(|range| (from, to, parse_byte_range(range))),
+        );
+        transitions += 1;
+    }
+    assert_eq!(transitions, 15, "seed 000: the diagram has 15 arrows");
+    assert_eq!(names.len(), 8, "seed 000: \"8つの状態で表現できます\"");
+    let dead = names.len();
+    let mut next = vec![[dead; 256]; dead + 1];
+    for (from, to, (first, last)) in edges {
+        for byte in first..=last {
+            assert_eq!(
+                next[from][byte as usize], dead,
+                "seed 000: two arrows leave {} on byte {byte:#04X}",
+                names[from]
+            );
+            next[from][byte as usize] = to;
+        }
+    }
+    let start = names
+        .iter()
+        .position(|n| n == "START")
+        .expect("seed 000 has a START state");
+    let mut accepting = vec![false; dead + 1];
+    accepting[start] = true;
+    names.push("(dead)".to_owned());
+    (
+        names,
+        Automaton {
+            next,
+            accepting,
+            start,
+        },
+    )
+}
+
+/// Whether `input` is a concatenation of characters of the given forms,
+/// by dynamic programming over the positions a character can end at.
+fn is_sequence_of_characters(forms: &[CharacterForm], input: &[u8]) -> bool {
+    let mut ends_a_character = vec![false; input.len() + 1];
+    ends_a_character[0] = true;
+    for start in 0..input.len() {
+        if !ends_a_character[start] {
+            continue;
+        }
+        for form in forms {
+            let fits = input.len() - start >= form.len()
+                && form
+                    .iter()
+                    .zip(&input[start..])
+                    .all(|(&(first, last), byte)| (first..=last).contains(byte));
+            if fits {
+                ends_a_character[start + form.len()] = true;
+            }
+        }
+    }
+    ends_a_character[input.len()]
+}
+
+#[test]
+fn rfc3629_accepts_exactly_what_seed000_summary_describes() {
+    let derivation = derive(&RFC3629);
+    let tables = derivation.tables();
+    let forms = parse_seed000_summary(SEED000_SUMMARY);
+    // Cut the bytes wherever a range of the summary or a derived class starts
+    // or ends. Within one piece, the summary's matcher cannot tell bytes apart
+    // (no range boundary falls inside) and neither can the tables (they see
+    // only classes), so strings over the pieces' first and last bytes stand
+    // for every string of the same length: the check below is exhaustive up
+    // to 4 bytes, not a sample.
+    let mut ranges: Vec<(u8, u8)> = forms.iter().flatten().copied().collect();
+    for class in 0..tables.class_count() as u8 {
+        ranges.extend(
+            tables
+                .classes()
+                .ranges(class)
+                .iter()
+                .map(|r| (r.start(), r.end())),
+        );
+    }
+    let cuts: BTreeSet<u16> = ranges
+        .iter()
+        .flat_map(|&(first, last)| [u16::from(first), u16::from(last) + 1])
+        .chain([0, 256])
+        .collect();
+    let cuts: Vec<u16> = cuts.into_iter().collect();
+    let alphabet: Vec<u8> = cuts
+        .windows(2)
+        .flat_map(|piece| [piece[0], piece[1] - 1])
+        .map(|byte| u8::try_from(byte).expect("pieces lie within 0..=255"))
+        .collect::<BTreeSet<u8>>()
+        .into_iter()
+        .collect();
+    let mut input = Vec::with_capacity(4);
+    let mut checked = 0usize;
+    // Odometer over alphabet^length, for every length 0..=4.
+    for length in 0..=4 {
+        let mut digits = vec![0usize; length];
+        loop {
+            input.clear();
+            input.extend(digits.iter().map(|&d| alphabet[d]));
+            assert_eq!(
+                tables.accepts(&input),
+                is_sequence_of_characters(&forms, &input),
+                "{input:02X?}: tables vs seed 000's summary"
+            );
+            checked += 1;
+            let Some(position) = digits.iter().rposition(|&d| d + 1 < alphabet.len()) else {
+                break;
+            };
+            digits[position] += 1;
+            digits[position + 1..].fill(0);
+        }
+    }
+    assert!(
+        checked > alphabet.len().pow(4),
+        "every string up to 4 bytes was checked"
+    );
+}
+
+#[test]
+fn rfc3629_is_seed000_state_diagram() {
+    let derivation = derive(&RFC3629);
+    let (names, diagram) = parse_seed000_diagram(SEED000_SUMMARY);
+    let map = isomorphism(
+        &Automaton::from_tables(derivation.tables()),
+        &diagram,
+        "rfc3629 vs seed 000's diagram",
+    );
+    assert_eq!(map.len(), names.len(), "{names:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Minimality and determinism of the derivation
+// ---------------------------------------------------------------------------
+
+/// Two states of one automaton, walked in step.
+type StatePair = (u32, u32);
+
+/// A shortest byte string that `p` and `q` disagree on, by a breadth-first
+/// walk over pairs of states; `None` if they accept the same continuations.
+fn distinguishing_string(dfa: &MinimalDfa, p: u32, q: u32) -> Option<Vec<u8>> {
+    let mut came_from: HashMap<StatePair, Option<(StatePair, u8)>> =
+        HashMap::from([((p, q), None)]);
+    let mut queue = VecDeque::from([(p, q)]);
+    while let Some(pair) = queue.pop_front() {
+        if dfa.is_accepting(pair.0) != dfa.is_accepting(pair.1) {
+            let mut witness = Vec::new();
+            let mut at = pair;
+            while let Some((previous, byte)) = came_from[&at] {
+                witness.push(byte);
+                at = previous;
+            }
+            witness.reverse();
+            return Some(witness);
+        }
+        for byte in 0..=255u8 {
+            let next = (dfa.next(pair.0, byte), dfa.next(pair.1, byte));
+            came_from.entry(next).or_insert_with(|| {
+                queue.push_back(next);
+                Some((pair, byte))
+            });
+        }
+    }
+    None
+}
+
+#[test]
+fn derived_automata_are_minimal_and_reachable() {
+    for ruleset in [RFC3629, LEGACY31] {
+        let derivation = derive(&ruleset);
+        let dfa = derivation.minimal_dfa();
+        let states = dfa.state_count() as u32;
+        for p in 0..states {
+            for q in p + 1..states {
+                let witness = distinguishing_string(dfa, p, q).unwrap_or_else(|| {
+                    panic!(
+                        "{}: states {p} and {q} accept the same continuations",
+                        ruleset.name
+                    )
+                });
+                let run = |from: u32| {
+                    witness
+                        .iter()
+                        .fold(from, |state, &byte| dfa.next(state, byte))
+                };
+                assert_ne!(
+                    dfa.is_accepting(run(p)),
+                    dfa.is_accepting(run(q)),
+                    "{}: {witness:02X?} should separate {p} and {q}",
+                    ruleset.name
+                );
+            }
+        }
+        let mut reached = vec![false; states as usize];
+        let mut stack = vec![dfa.start()];
+        while let Some(state) = stack.pop() {
+            if !std::mem::replace(&mut reached[state as usize], true) {
+                stack.extend((0..=255u8).map(|byte| dfa.next(state, byte)));
+            }
+        }
+        let unreachable: Vec<usize> = (0..reached.len()).filter(|&s| !reached[s]).collect();
+        assert!(
+            unreachable.is_empty(),
+            "{}: unreachable states {unreachable:?}",
+            ruleset.name
+        );
+    }
+}
+
+#[test]
+fn deriving_twice_gives_equal_tables() {
+    for ruleset in [RFC3629, LEGACY31] {
+        let (first, second) = (derive(&ruleset), derive(&ruleset));
+        assert_eq!(
+            first.minimal_dfa(),
+            second.minimal_dfa(),
+            "{}",
+            ruleset.name
+        );
+        assert_eq!(first.tables(), second.tables(), "{}", ruleset.name);
+    }
+}
+
+/// RFC 3629's grammar turned around: rules bottom-up, alternatives reversed,
+/// `2( x )` spelled `x x` or `2x`, one rule split with `=/`, names in other
+/// cases. The language is the same, so the tables must be too.
+const RFC3629_REORDERED: &str = "\
+utf8-TAIL   = %x80-BF
+UTF8-4      = %xF4 %x80-8F UTF8-tail UTF8-tail / %xF1-F3 3UTF8-tail /
+              %xF0 %x90-BF 2( UTF8-tail )
+UTF8-3      = %xEE-EF 2UTF8-tail / %xED %x80-9F UTF8-tail /
+              %xE1-EC UTF8-tail UTF8-tail / %xE0 %xA0-BF UTF8-tail
+UTF8-2      = %xC2-DF UTF8-tail
+UTF8-1      = %x00-7F
+UTF8-char   = UTF8-4 / UTF8-3
+UTF8-char   =/ utf8-2 / utf8-1
+UTF8-octets = *( UTF8-char )
+";
+
+#[test]
+fn rule_order_does_not_change_the_tables() {
+    let original = derive(&RFC3629);
+    let reordered = Derivation::new(RFC3629_REORDERED, "utf8-octets")
+        .unwrap_or_else(|e| panic!("the reordered grammar must derive: {e}"));
+    assert_eq!(original.tables(), reordered.tables());
+
+    // And mechanically, for every built-in ruleset: the same rules, last first.
+    for ruleset in [RFC3629, LEGACY31] {
+        let rules = utf8_spec::abnf::parse(ruleset.abnf)
+            .unwrap_or_else(|e| panic!("{}: {e}", ruleset.name));
+        let reversed: String = rules.iter().rev().map(|rule| format!("{rule}\n")).collect();
+        let derived = Derivation::new(&reversed, ruleset.start)
+            .unwrap_or_else(|e| panic!("{} reversed: {e}\n{reversed}", ruleset.name));
+        assert_eq!(
+            derive(&ruleset).tables(),
+            derived.tables(),
+            "{}:\n{reversed}",
+            ruleset.name
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The built-in text is the RFC's
+// ---------------------------------------------------------------------------
+
+#[test]
+fn rfc3629_abnf_is_verbatim_from_the_rfc() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/reference/rfc3629.txt"
+    );
+    let rfc = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path} must exist: {e}"));
+    let abnf = RFC3629.abnf;
+    // The page break between pages 5 and 6 falls inside the grammar; keeping
+    // it is what makes the text verbatim.
+    for page_break_line in [
+        "[Page 5]",
+        "\u{c}",
+        "RFC 3629                         UTF-8",
+    ] {
+        assert!(
+            abnf.contains(page_break_line),
+            "the ABNF keeps the page break line {page_break_line:?}"
+        );
+    }
+    let found = rfc
+        .find(abnf)
+        .unwrap_or_else(|| panic!("the built-in ABNF is not a substring of {path}"));
+    let section_4 = rfc
+        .find("\n4.  Syntax of UTF-8 Byte Sequences\n")
+        .expect("the RFC has section 4");
+    let section_5 = rfc[section_4..]
+        .find("\n5.  ")
+        .map(|offset| section_4 + offset)
+        .expect("the RFC has section 5");
+    assert!(
+        (section_4..section_5).contains(&found),
+        "the ABNF is quoted from section 4 (found at byte {found})"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Every way Derivation::new fails
+// ---------------------------------------------------------------------------
+
+fn derivation_error(abnf: &str, start: &str) -> Error {
+    match Derivation::new(abnf, start) {
+        Ok(_) => panic!("{abnf:?} from {start:?} should not derive"),
+        Err(error) => error,
+    }
+}
+
+/// Checks the position, the `line L, column C:` prefix of the message, and
+/// that the snippet quotes the line the position is on.
+fn assert_at(error: &Error, source: &str, line: usize, column: usize) {
+    assert_eq!(error.position(), Some(Position { line, column }), "{error}");
+    let prefix = format!("line {line}, column {column}: ");
+    assert!(
+        error.to_string().starts_with(&prefix),
+        "{error:?} should start with {prefix:?}"
+    );
+    let quoted = source
+        .lines()
+        .nth(line - 1)
+        .expect("the position is inside the source");
+    let snippet = error.snippet().expect("a positioned error has a snippet");
+    assert_eq!(
+        snippet.lines().next(),
+        Some(format!("{line} | {quoted}").as_str())
+    );
+}
+
+#[test]
+fn syntax_errors_point_at_the_offending_token() {
+    let source = "s = t\nt = %x41%x42\n";
+    let error = derivation_error(source, "s");
+    assert!(matches!(error.kind(), ErrorKind::Syntax(_)), "{error}");
+    assert_at(&error, source, 2, 9);
+
+    // RFC 5234: `repetition = [repeat] element`, no space between the two, so
+    // `0*0 %x41` is a syntax error rather than an empty language.
+    let source = "s = 0*0 %x41\n";
+    let error = derivation_error(source, "s");
+    assert!(matches!(error.kind(), ErrorKind::Syntax(_)), "{error}");
+    assert_at(&error, source, 1, 9);
+}
+
+#[test]
+fn undefined_rule_points_at_the_reference() {
+    let source = "s = *( %x41 / b )\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(error.kind(), &ErrorKind::UndefinedRule { name: "b".into() });
+    assert_at(&error, source, 1, 15);
+
+    // Indented as in an RFC, with the reference on a continuation line.
+    let source = "   s = t\n   t = %x41 /\n       u\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(error.kind(), &ErrorKind::UndefinedRule { name: "u".into() });
+    assert_at(&error, source, 3, 8);
+}
+
+#[test]
+fn duplicate_rule_points_at_the_second_definition() {
+    let source = "s = t\nt = %x41\nT = %x42\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::DuplicateRule {
+            name: "T".into(),
+            first: Position { line: 2, column: 1 },
+        }
+    );
+    assert_at(&error, source, 3, 1);
+}
+
+#[test]
+fn incremental_rule_before_its_definition() {
+    let source = "s = t\nt =/ %x41\nt = %x42\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::IncrementalWithoutRule { name: "t".into() }
+    );
+    assert_at(&error, source, 2, 1);
+}
+
+#[test]
+fn recursion_points_at_the_reference_that_closes_the_cycle() {
+    let source = "s = %x41 t\nt = [ s ]\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::Recursion {
+            cycle: vec!["s".into(), "t".into(), "s".into()],
+        }
+    );
+    assert_at(&error, source, 2, 7);
+
+    let source = "s = %x41 / %x42 s\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::Recursion {
+            cycle: vec!["s".into(), "s".into()],
+        }
+    );
+    assert_at(&error, source, 1, 17);
+}
+
+#[test]
+fn unknown_start_rule_has_no_position() {
+    let error = derivation_error("s = %x41\nt = s\n", "u");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::UnknownStartRule {
+            name: "u".into(),
+            defined: vec!["s".into(), "t".into()],
+        }
+    );
+    assert_eq!(error.position(), None);
+    assert!(
+        error.to_string().starts_with("no rule named `u`"),
+        "{error}"
+    );
+    assert_eq!(error.snippet(), None);
+}
+
+#[test]
+fn a_language_of_only_the_empty_string_is_empty() {
+    for source in ["s = 0%x41\n", "s = 0*0%x41\n", "s = *0( %x41 / %x42 )\n"] {
+        let error = derivation_error(source, "s");
+        assert_eq!(
+            error.kind(),
+            &ErrorKind::EmptyLanguage { start: "s".into() },
+            "{source:?}"
+        );
+        assert_at(&error, source, 1, 1);
+    }
+    // The position is the start rule's definition, wherever it is.
+    let source = "a = %x41\n  ; comment\nb = 0a\n";
+    let error = derivation_error(source, "B");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::EmptyLanguage { start: "b".into() }
+    );
+    assert_at(&error, source, 3, 1);
+}
+
+#[test]
+fn values_above_255_are_refused_where_written() {
+    let cases = [
+        ("s = %x41 %x100\n", 10, 0x100),
+        ("s = %d256\n", 5, 256),
+        ("s = %x00-1FF\n", 5, 0x1FF),
+        ("s = %x41.100\n", 5, 0x100),
+        ("s = %b100000000\n", 5, 256),
+    ];
+    for (source, column, value) in cases {
+        let error = derivation_error(source, "s");
+        assert_eq!(
+            error.kind(),
+            &ErrorKind::ValueTooLarge { value },
+            "{source:?}"
+        );
+        assert_at(&error, source, 1, column);
+    }
+}
+
+#[test]
+fn reversed_range_is_refused_where_written() {
+    let source = "s = %x41\n    / %x80-7F\n";
+    let error = derivation_error(source, "s");
+    assert_eq!(
+        error.kind(),
+        &ErrorKind::ReversedRange {
+            start: 0x80,
+            end: 0x7F
+        }
+    );
+    assert_at(&error, source, 2, 7);
+    assert!(
+        error
+            .to_string()
+            .ends_with("range %x80-7F ends below its start"),
+        "{error}"
+    );
+}
