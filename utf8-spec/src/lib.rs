@@ -64,6 +64,8 @@ pub mod grammar;
 pub mod minimize;
 pub mod nfa;
 pub mod rulesets;
+pub mod shift;
+pub mod simd;
 pub mod tables;
 
 pub use byte_range::{ByteRange, runs};
