@@ -1,8 +1,13 @@
 //! The derived tables as `const` items.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use utf8_spec::Derivation;
+use utf8_spec::shift::{RowWidth, ShiftDfa};
+use utf8_spec::simd::SimdTables;
+
+/// The vector code looks at most this many bytes back (`alignr` immediates).
+const SIMD_MAX_SEQUENCE_LEN: usize = 6;
 
 pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     let tables = derivation.tables();
@@ -34,6 +39,8 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
         "State × class → state, derived from {label}: the state after reading a byte of class `c` in state `s` is `TRANSITIONS[s * CLASS_COUNT + c]`.\n\n```text\n{}```",
         grid(derivation)
     );
+    let shift = shift_items(derivation);
+    let simd = simd_items(derivation);
     let accepting_doc = format!(
         "Whether each state accepts (the input read so far is in the language); accepting states: {:?}.",
         tables.accepting_states()
@@ -56,6 +63,162 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
         pub const TRANSITIONS: [u8; #state_count * #class_count] = [#(#transitions),*];
         #[doc = "The ABNF rule the tables were derived from."]
         pub const START_RULE: &str = #start_rule;
+        #shift
+        #simd
+    }
+}
+
+/// The shift DFA's rows, or an unavailable marker with zero rows.
+fn shift_items(derivation: &Derivation) -> TokenStream {
+    let tables = derivation.tables();
+    let shift = ShiftDfa::new(tables);
+    let available = shift.is_some();
+    let width = shift.as_ref().map_or(RowWidth::U128, ShiftDfa::width);
+    let row_type = match width {
+        RowWidth::U32 => quote!(u32),
+        RowWidth::U64 => quote!(u64),
+        RowWidth::U128 => quote!(u128),
+    };
+    let literal = |value: u128| match width {
+        RowWidth::U32 => Literal::u32_suffixed(value as u32),
+        RowWidth::U64 => Literal::u64_suffixed(value as u64),
+        RowWidth::U128 => Literal::u128_suffixed(value),
+    };
+    let rows: Vec<Literal> = match &shift {
+        Some(s) => s.rows().iter().map(|&r| literal(r)).collect(),
+        None => vec![literal(0); 256],
+    };
+    let offset = |state: u8| shift.as_ref().map_or(0, |s| u128::from(s.offset(state)));
+    let start = literal(offset(tables.start()));
+    let dead = literal(offset(tables.dead()));
+    let accepting_mask = literal(
+        tables
+            .accepting_states()
+            .iter()
+            .fold(0u128, |m, &s| m | 1 << offset(s)),
+    );
+    let field_mask = literal((1u128 << width.field_bits()) - 1);
+    let rows_doc = match &shift {
+        Some(s) => format!(
+            "Shift DFA rows: `state = SHIFT_ROWS[byte] >> state` (a wrapping shift, which reads only the low {} bits of `state`). State `s` of `TRANSITIONS` is offset `{} * s`.\n\n```text\n{s:?}```",
+            width.field_bits(),
+            width.field_bits()
+        ),
+        None => format!(
+            "No shift DFA: {} states do not fit a `u128` row ({} at most); the rows are zero.",
+            tables.state_count(),
+            RowWidth::U128.capacity()
+        ),
+    };
+    quote! {
+        #[doc = "The integer type of the shift DFA's rows."]
+        pub type ShiftRow = #row_type;
+        #[doc = "Whether the states fit a shift DFA; when false, `SHIFT_ROWS` is zero."]
+        pub const SHIFT_AVAILABLE: bool = #available;
+        #[doc = #rows_doc]
+        pub const SHIFT_ROWS: [ShiftRow; 256] = [#(#rows),*];
+        #[doc = "The start state as a shift-DFA offset."]
+        pub const SHIFT_START: ShiftRow = #start;
+        #[doc = "The dead state as a shift-DFA offset."]
+        pub const SHIFT_DEAD: ShiftRow = #dead;
+        #[doc = "The bits of a shift-DFA state that name it (the rest is left over from the row)."]
+        pub const SHIFT_FIELD_MASK: ShiftRow = #field_mask;
+        #[doc = "Bit `o` is set when the state at offset `o` accepts."]
+        pub const SHIFT_ACCEPTING: ShiftRow = #accepting_mask;
+    }
+}
+
+/// The vectorised check's tables, or an unavailable marker and the reason.
+fn simd_items(derivation: &Derivation) -> TokenStream {
+    let tables = derivation.tables();
+    let derived = SimdTables::new(tables)
+        .map_err(|e| e.to_string())
+        .and_then(|s| {
+            if s.max_sequence_len > SIMD_MAX_SEQUENCE_LEN {
+                Err(format!(
+                    "sequences of {} bytes: the vector code looks at most {} bytes back",
+                    s.max_sequence_len,
+                    SIMD_MAX_SEQUENCE_LEN - 1
+                ))
+            } else {
+                Ok(s)
+            }
+        });
+    let mut is_continuation = [false; 256];
+    let (available, declined) = match &derived {
+        Ok(s) => {
+            for &b in &s.continuation {
+                is_continuation[b as usize] = true;
+            }
+            (true, String::new())
+        }
+        Err(reason) => (false, reason.clone()),
+    };
+    let simd = derived.ok();
+    let sets = simd.as_ref().map_or(0, |s| s.sets.len());
+    let table = |set: usize, which: usize| -> [u8; 16] {
+        simd.as_ref()
+            .and_then(|s| s.sets.get(set))
+            .map_or([0; 16], |t| match which {
+                0 => t.prev_high,
+                1 => t.prev_low,
+                2 => t.cur_high,
+                _ => t.cur_low,
+            })
+    };
+    let set_tokens: Vec<TokenStream> = (0..2)
+        .map(|set| {
+            let parts: Vec<TokenStream> = (0..4)
+                .map(|which| {
+                    let entries = table(set, which);
+                    quote!([#(#entries),*])
+                })
+                .collect();
+            quote!([#(#parts),*])
+        })
+        .collect();
+    let needs_cur_low = simd.as_ref().is_some_and(SimdTables::needs_cur_low);
+    let max_len = simd.as_ref().map_or(0, |s| s.max_sequence_len);
+    let mut must_continue = [0xFFu8; 4];
+    let mut incomplete = [0xFFu8; 5];
+    if let Some(s) = &simd {
+        must_continue[..s.must_continue.len()].copy_from_slice(&s.must_continue);
+        incomplete[..s.incomplete.len()].copy_from_slice(&s.incomplete);
+    }
+    let boundary = simd.as_ref().map_or(0, |s| s.boundary);
+    let ascii_skip = simd.as_ref().is_some_and(|s| s.ascii_is_boundary);
+    let max_lag = simd.as_ref().map_or(0, |s| s.max_lag);
+    let tables_doc = match &simd {
+        Some(s) => format!(
+            "The vectorised check's nibble tables, `[set][prev high, prev low, cur high, cur low]`, derived from the minimal DFA and proved exact.\n\n```text\n{s:?}```"
+        ),
+        None => format!("No vectorised check: {declined}. The tables are zero."),
+    };
+    quote! {
+        #[doc = "Whether the vectorised check applies; when false, `SIMD_DECLINED` says why and the tables are zero."]
+        pub const SIMD_AVAILABLE: bool = #available;
+        #[doc = "Why the vectorised check was declined (empty when it applies)."]
+        pub const SIMD_DECLINED: &str = #declined;
+        #[doc = "How many table sets are used (1 or 2; 0 when declined)."]
+        pub const SIMD_SETS: usize = #sets;
+        #[doc = #tables_doc]
+        pub const SIMD_TABLES: [[[u8; 16]; 4]; 2] = [#(#set_tokens),*];
+        #[doc = "Whether the later byte's low-nibble lookup is needed (otherwise that table is all ones)."]
+        pub const SIMD_NEEDS_CUR_LOW: bool = #needs_cur_low;
+        #[doc = "The longest sequence in bytes; the check looks this many bytes minus one back."]
+        pub const SIMD_MAX_SEQUENCE_LEN: usize = #max_len;
+        #[doc = "`SIMD_MUST_CONTINUE[k - 2]`: a byte `k` back at least this needs a continuation byte (k up to `SIMD_MAX_SEQUENCE_LEN - 1`)."]
+        pub const SIMD_MUST_CONTINUE: [u8; 4] = [#(#must_continue),*];
+        #[doc = "`SIMD_INCOMPLETE[k - 1]`: the input ends inside a sequence when a byte `k` before the end is at least this (k up to `SIMD_MAX_SEQUENCE_LEN - 1`)."]
+        pub const SIMD_INCOMPLETE: [u8; 5] = [#(#incomplete),*];
+        #[doc = "The byte that frames the input for the check."]
+        pub const SIMD_BOUNDARY: u8 = #boundary;
+        #[doc = "Whether blocks of `%x00-7F` can be skipped after checking the end of the block before."]
+        pub const SIMD_ASCII_SKIP: bool = #ascii_skip;
+        #[doc = "The most bytes the check reports an error after the byte where the DFA dies."]
+        pub const SIMD_MAX_LAG: usize = #max_lag;
+        #[doc = "Whether each byte is a continuation byte (never starts a sequence, continues some)."]
+        pub const IS_CONTINUATION: [bool; 256] = [#(#is_continuation),*];
     }
 }
 

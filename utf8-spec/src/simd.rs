@@ -164,6 +164,22 @@ pub struct SimdTables {
     pub max_sequence_len: usize,
     /// The byte that frames the input on both sides.
     pub boundary: u8,
+    /// `incomplete[k - 1]`: the input ends inside a sequence (or on a byte
+    /// that can never be valid) exactly when, for some k, the byte k positions
+    /// before the end is at least this. Proved equal to the closing check, so
+    /// that vector code can test the end of a block in one comparison.
+    pub incomplete: Vec<u8>,
+    /// Whether every byte of `%x00-7F` looks to the check and to the DFA
+    /// exactly like the boundary byte, so that a block of them can be skipped
+    /// after testing the end of the block before it.
+    pub ascii_is_boundary: bool,
+    /// The continuation bytes.
+    pub continuation: Vec<u8>,
+    /// The most bytes the check reports an invalid input after the byte on
+    /// which the DFA dies (the closing boundary bytes included): an exact
+    /// error needs the DFA to restart at most this far, plus a sequence,
+    /// before the block where the check erred.
+    pub max_lag: usize,
     /// What each of bits 0.. describes.
     pub boxes: Vec<PairBox>,
     /// Product states the proof visited.
@@ -212,10 +228,31 @@ impl SimdTables {
             must_continue: shape.must_continue.clone(),
             max_sequence_len: shape.max_len,
             boundary: shape.boundary,
+            incomplete: Vec::new(),
+            ascii_is_boundary: false,
+            continuation: shape.continuation.clone(),
+            max_lag: 0,
             boxes,
             proof_states: 0,
         };
-        simd.proof_states = prove(tables, &simd)?;
+        simd.incomplete = incomplete_thresholds(&simd)?;
+        // Equal verdicts, not equal bits: a box may flag a pair that another box flags too.
+        let boundary = simd.boundary;
+        simd.ascii_is_boundary = (0..0x80u8).all(|b| {
+            tables.classes().class(b) == tables.classes().class(boundary)
+                && simd
+                    .must_continue
+                    .iter()
+                    .all(|&t| (b >= t) == (boundary >= t))
+                && (b >= simd.incomplete[0]) == (boundary >= simd.incomplete[0])
+                && [false, true].into_iter().all(|must| {
+                    (0..=255u8).all(|c| {
+                        simd.errs(b, c, must) == simd.errs(boundary, c, must)
+                            && simd.errs(c, b, must) == simd.errs(c, boundary, must)
+                    })
+                })
+        });
+        (simd.proof_states, simd.max_lag) = prove(tables, &simd)?;
         Ok(simd)
     }
 
@@ -250,8 +287,12 @@ impl fmt::Debug for SimdTables {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "SimdTables {{ longest sequence: {}, boundary: %x{:02X}, proof: {} product states }}",
-            self.max_sequence_len, self.boundary, self.proof_states
+            "SimdTables {{ longest sequence: {}, boundary: %x{:02X}, ASCII skippable: {}, proof: {} product states, lag: {} }}",
+            self.max_sequence_len,
+            self.boundary,
+            self.ascii_is_boundary,
+            self.proof_states,
+            self.max_lag
         )?;
         for (i, b) in self.boxes.iter().enumerate() {
             let (set, bit) = if i < 7 {
@@ -267,6 +308,9 @@ impl fmt::Debug for SimdTables {
         )?;
         for (i, t) in self.must_continue.iter().enumerate() {
             writeln!(f, "  must continue {} back: %x{t:02X}-FF", i + 2)?;
+        }
+        for (i, t) in self.incomplete.iter().enumerate() {
+            writeln!(f, "  incomplete {} before the end: %x{t:02X}-FF", i + 1)?;
         }
         let hex = |t: &[u8; 16]| {
             t.iter()
@@ -710,8 +754,36 @@ fn search(
     false
 }
 
+/// For each distance k back from the end, the smallest byte that, with only
+/// boundary bytes around it, makes the closing check err; and a check that
+/// every larger byte does too (so that one unsigned comparison tests it).
+fn incomplete_thresholds(simd: &SimdTables) -> Result<Vec<u8>, Declined> {
+    let frame = simd.max_sequence_len - 1;
+    let closing_errs_with = |k: usize, b: u8| {
+        let mut framed = vec![simd.boundary; 2 * frame];
+        framed[frame - k] = b;
+        (frame..2 * frame).any(|i| {
+            let must = (2..=frame).any(|j| framed[i - j] >= simd.must_continue[j - 2]);
+            simd.errs(framed[i - 1], framed[i], must)
+        })
+    };
+    (1..=frame)
+        .map(|k| {
+            let threshold = (0..=255u8).find(|&b| closing_errs_with(k, b)).unwrap_or(0xFF);
+            if (0..=255u8).all(|b| closing_errs_with(k, b) == (b >= threshold)) && closing_errs_with(k, threshold) {
+                Ok(threshold)
+            } else {
+                Err(Declined(format!(
+                    "the bytes that leave a sequence open {k} bytes before the end are not all bytes from one value up"
+                )))
+            }
+        })
+        .collect()
+}
+
 /// Walks the product of the check's window automaton and the DFA; returns how
-/// many product states it visited, or why the check is not exact.
+/// many product states it visited and the check's largest lag behind the
+/// DFA, or why the check is not exact.
 ///
 /// A product state is the window of the last bytes (as representatives of
 /// the classes of bytes that the check and the DFA cannot tell apart), the
@@ -723,7 +795,7 @@ fn search(
 ///   the DFA accepts);
 /// - without an error so far, the closing check errs exactly when the DFA's
 ///   state is not accepting (a dead DFA state included).
-fn prove(tables: &Tables, simd: &SimdTables) -> Result<usize, Declined> {
+fn prove(tables: &Tables, simd: &SimdTables) -> Result<(usize, usize), Declined> {
     let frame = simd.max_sequence_len - 1;
     let dead = tables.dead();
     // How many must-continue thresholds a byte reaches. The thresholds rise
@@ -742,7 +814,12 @@ fn prove(tables: &Tables, simd: &SimdTables) -> Result<usize, Declined> {
                 )
             })
             .collect();
-        (roles, reach(b), tables.classes().class(b))
+        (
+            roles,
+            reach(b),
+            b >= simd.incomplete[0],
+            tables.classes().class(b),
+        )
     };
     let mut representative_of: HashMap<_, u8> = HashMap::new();
     for b in 0..=255u8 {
@@ -773,6 +850,13 @@ fn prove(tables: &Tables, simd: &SimdTables) -> Result<usize, Declined> {
             e
         })
     };
+    // The one-comparison test of the end, on a window: the byte just read
+    // against the first threshold, older bytes through their reach (for k >= 2
+    // the incomplete thresholds are the must-continue ones).
+    let incomplete = |window: u64| {
+        window as u8 >= simd.incomplete[0]
+            || (2..=frame).any(|k| older(window, k) >= (k - 1) as u64)
+    };
     let mut start_window = u64::from(boundary);
     for _ in 1..frame {
         start_window = shift(start_window, boundary);
@@ -784,6 +868,12 @@ fn prove(tables: &Tables, simd: &SimdTables) -> Result<usize, Declined> {
             continue;
         }
         let complete = tables.accepting()[state as usize];
+        if incomplete(window) != closing_errs(window) {
+            return Err(Declined(format!(
+                "proof failed: after a byte like %x{:02X} (window {window:#X}) the one-comparison end test and the closing check disagree",
+                window as u8
+            )));
+        }
         if closing_errs(window) == complete {
             return Err(Declined(format!(
                 "proof failed: after a byte like %x{:02X} (window {window:#X}, DFA state {state}) the closing check {} though the input {}",
@@ -813,7 +903,52 @@ fn prove(tables: &Tables, simd: &SimdTables) -> Result<usize, Declined> {
             queue.push_back((shift(window, byte), next));
         }
     }
-    Ok(visited.len())
+    // The lag: after the DFA dies, how many more bytes can the check read
+    // without erring? States with a dead DFA and no error yet form a graph;
+    // its longest path (plus the byte that errs, or the closing check) is the
+    // lag. A cycle would make it unbounded.
+    let dead_windows: Vec<u64> = visited
+        .iter()
+        .filter(|&&(_, s)| s == dead)
+        .map(|&(w, _)| w)
+        .collect();
+    let mut longest: HashMap<u64, usize> = HashMap::new();
+    let mut on_path: HashSet<u64> = HashSet::new();
+    fn depth(
+        w: u64,
+        next: &dyn Fn(u64) -> Vec<u64>,
+        longest: &mut HashMap<u64, usize>,
+        on_path: &mut HashSet<u64>,
+    ) -> Option<usize> {
+        if let Some(&d) = longest.get(&w) {
+            return Some(d);
+        }
+        if !on_path.insert(w) {
+            return None;
+        }
+        let mut best = 0;
+        for n in next(w) {
+            best = best.max(1 + depth(n, next, longest, on_path)?);
+        }
+        on_path.remove(&w);
+        longest.insert(w, best);
+        Some(best)
+    }
+    let next = |w: u64| -> Vec<u64> {
+        representatives
+            .iter()
+            .filter(|&&b| !errs(w, b))
+            .map(|&b| shift(w, b))
+            .collect()
+    };
+    let mut max_lag = 0;
+    for &w in &dead_windows {
+        let d = depth(w, &next, &mut longest, &mut on_path).ok_or_else(|| {
+            Declined("the check can read on forever after the DFA has died".to_owned())
+        })?;
+        max_lag = max_lag.max(d + 1);
+    }
+    Ok((visited.len(), max_lag))
 }
 
 #[cfg(test)]
@@ -833,6 +968,12 @@ mod tests {
         assert_eq!(s.max_sequence_len, 4);
         assert_eq!(s.must_continue, [0xE0, 0xF0]);
         assert_eq!(s.boundary, 0x00);
+        // Keiser and Lemire's is_incomplete: the last byte > BF, the one before > DF, then > EF.
+        assert_eq!(s.incomplete, [0xC0, 0xE0, 0xF0]);
+        assert!(s.ascii_is_boundary);
+        assert_eq!(s.continuation, (0x80..=0xBF).collect::<Vec<u8>>());
+        // F5 is only caught as the earlier byte of the next pair: one byte late.
+        assert_eq!(s.max_lag, 1);
     }
 
     #[test]
@@ -841,6 +982,8 @@ mod tests {
         assert!(s.needs_cur_low(), "{s:?}");
         assert_eq!(s.max_sequence_len, 6);
         assert_eq!(s.must_continue, [0xE0, 0xF0, 0xF8, 0xFC]);
+        assert_eq!(s.incomplete, [0xC0, 0xE0, 0xF0, 0xF8, 0xFC]);
+        assert!(s.ascii_is_boundary);
     }
 
     #[test]
@@ -882,6 +1025,9 @@ mod tests {
         let mut s = SimdTables::new(d.tables()).unwrap();
         // Forget one must-continue threshold: E0-EF leads no longer demand their third byte.
         s.must_continue[0] = 0xFF;
+        assert!(prove(d.tables(), &s).is_err());
+        let mut s = SimdTables::new(d.tables()).unwrap();
+        s.incomplete[0] = 0xE0; // a trailing C2 no longer counts as open
         assert!(prove(d.tables(), &s).is_err());
         let mut s = SimdTables::new(d.tables()).unwrap();
         s.sets[0].cur_high[0x9] = 0; // 9x after anything passes the pair check
