@@ -19,12 +19,17 @@ fn main() -> ExitCode {
     let path = match args.as_slice() {
         [] => None,
         [flag] if flag == "-h" || flag == "--help" => {
-            println!("{USAGE}\nPrints the derived RFC 3629 tables, then validates FILE (`-` for stdin).");
+            println!(
+                "{USAGE}\nPrints the derived RFC 3629 tables, then validates FILE (`-` for stdin)."
+            );
             return ExitCode::SUCCESS;
         }
         [path] => Some(path.as_str()),
         _ => {
-            eprintln!("rfc3629: expected at most one file, got {}; {USAGE}", args.len());
+            eprintln!(
+                "rfc3629: expected at most one file, got {}; {USAGE}",
+                args.len()
+            );
             return ExitCode::from(2);
         }
     };
@@ -55,7 +60,8 @@ fn main() -> ExitCode {
         Err(e) => {
             let at = e.valid_up_to();
             // Line and column of the error, the column counted in characters of the valid prefix.
-            let prefix = utf8_core::from_utf8(&bytes[..at]).expect("the prefix up to valid_up_to is valid");
+            let prefix =
+                utf8_core::from_utf8(&bytes[..at]).expect("the prefix up to valid_up_to is valid");
             let line = prefix.matches('\n').count() + 1;
             let column = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
             let shown = &bytes[at..bytes.len().min(at + e.error_len().unwrap_or(4))];
@@ -126,7 +132,10 @@ fn print_tables() {
         println!("  {class:>2}: {}", ranges.join(", "));
     }
 
-    println!("\ntransitions: TRANSITIONS[state * {} + class] (* accepting)", t::CLASS_COUNT);
+    println!(
+        "\ntransitions: TRANSITIONS[state * {} + class] (* accepting)",
+        t::CLASS_COUNT
+    );
     print!("  state |");
     for class in 0..t::CLASS_COUNT {
         print!(" {class:>2}");

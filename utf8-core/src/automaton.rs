@@ -81,54 +81,24 @@ impl Automaton {
 
     /// Validates `bytes` one byte at a time; usable in `const` contexts.
     pub(crate) const fn validate_const(&self, bytes: &[u8]) -> Result<(), Utf8Error> {
-        let mut state = self.start;
-        let mut valid_up_to = 0;
-        let mut index = 0;
-        while index < bytes.len() {
-            state = self.next(state, bytes[index]);
-            if state == self.dead {
-                return Err(Self::invalid(valid_up_to, index));
-            }
-            index += 1;
-            if self.is_accepting(state) {
-                valid_up_to = index;
-            }
-        }
-        if self.is_accepting(state) {
-            Ok(())
-        } else {
-            Err(Utf8Error {
-                valid_up_to,
-                error_len: None,
-            })
-        }
+        self.validate_from(bytes, 0, self.start)
     }
 
-    /// Validates `bytes`, skipping runs of ASCII 16 bytes at a time when the
-    /// ruleset allows it.
-    pub(crate) fn validate(&self, bytes: &[u8]) -> Result<(), Utf8Error> {
-        const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; 16]);
-        let skip_ascii = self.ascii_loops_at_start();
-        let mut state = self.start;
-        let mut valid_up_to = 0;
-        let mut index = 0;
+    /// Validates `bytes[from..]`, given that the automaton is in `state` at
+    /// `from` and that `state` accepts (so the valid prefix reaches `from`).
+    /// Errors carry positions in the whole of `bytes`. The faster paths call
+    /// this from a known-good point to turn "invalid somewhere here" into
+    /// std's exact error.
+    pub(crate) const fn validate_from(
+        &self,
+        bytes: &[u8],
+        from: usize,
+        state: u8,
+    ) -> Result<(), Utf8Error> {
+        let mut state = state;
+        let mut valid_up_to = from;
+        let mut index = from;
         while index < bytes.len() {
-            if skip_ascii && state == self.start {
-                while let Some(block) = bytes.get(index..index + 16) {
-                    let word = u128::from_ne_bytes(block.try_into().expect("a 16-byte block"));
-                    if word & HIGH_BITS != 0 {
-                        break;
-                    }
-                    index += 16;
-                }
-                while index < bytes.len() && bytes[index] < 0x80 {
-                    index += 1;
-                }
-                valid_up_to = index;
-                if index == bytes.len() {
-                    break;
-                }
-            }
             state = self.next(state, bytes[index]);
             if state == self.dead {
                 return Err(Self::invalid(valid_up_to, index));

@@ -13,10 +13,13 @@
 //! assert_eq!((e.valid_up_to(), e.error_len()), (0, Some(1)));
 //! ```
 
-use crate::automaton::{Automaton, automaton};
+use crate::ruleset::{Ruleset, ruleset};
 use crate::{Decode, Utf8Error};
 
-const LEGACY31: Automaton = automaton!(crate::tables::legacy31);
+ruleset!(
+    /// The 31-bit legacy form.
+    Legacy31 = legacy31
+);
 
 /// Checks that `bytes` is in the 31-bit legacy form.
 ///
@@ -25,16 +28,16 @@ const LEGACY31: Automaton = automaton!(crate::tables::legacy31);
 /// prefix of the failing sequence (at least 1), or `None` when the input ends
 /// inside a sequence.
 pub fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-    LEGACY31.validate(bytes)
+    crate::validate::<Legacy31>(bytes)
 }
 
 /// [`validate`] for `const` contexts.
 pub const fn validate_const(bytes: &[u8]) -> Result<(), Utf8Error> {
-    LEGACY31.validate_const(bytes)
+    Legacy31::AUTOMATON.validate_const(bytes)
 }
 
 /// The values of `bytes`, as `u32` (up to `0x7FFF_FFFF`), with an error item
 /// for each invalid part; see [`Decode`].
 pub fn decode(bytes: &[u8]) -> Decode<'_> {
-    Decode::new(LEGACY31, bytes)
+    Decode::new(Legacy31::AUTOMATON, bytes)
 }

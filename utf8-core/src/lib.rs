@@ -30,19 +30,44 @@
 extern crate std;
 
 mod automaton;
+// Only the legacy form decodes to `u32` so far; UTF-8 itself decodes with `str::chars`.
+#[cfg(feature = "legacy-31bit")]
 mod decode;
 mod error;
 #[cfg(feature = "legacy-31bit")]
 pub mod legacy31;
+pub mod paths;
+mod ruleset;
+mod shift;
+pub mod simd;
 mod str_cast;
 pub mod tables;
 
+#[cfg(feature = "legacy-31bit")]
 pub use decode::Decode;
 pub use error::Utf8Error;
 
-use automaton::{Automaton, automaton};
+use ruleset::{Ruleset, ruleset};
 
-const RFC3629: Automaton = automaton!(tables::rfc3629);
+ruleset!(
+    /// RFC 3629 UTF-8.
+    Rfc3629 = rfc3629
+);
+
+/// Inputs shorter than this go to the shift DFA: loading tables into vector
+/// registers and framing the last block would cost more than it saves.
+pub const SIMD_THRESHOLD: usize = 64;
+
+/// The fastest path this CPU has for `R`.
+#[inline]
+fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    if bytes.len() >= SIMD_THRESHOLD {
+        if let Some(result) = simd::validate_at::<R>(simd::level(), bytes) {
+            return result;
+        }
+    }
+    shift::validate::<R>(bytes)
+}
 
 /// Converts a byte slice to a string slice if it is valid UTF-8 (RFC 3629).
 ///
@@ -56,7 +81,7 @@ const RFC3629: Automaton = automaton!(tables::rfc3629);
 /// assert_eq!((e.valid_up_to(), e.error_len()), (0, None));
 /// ```
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
-    match RFC3629.validate(v) {
+    match validate::<Rfc3629>(v) {
         Ok(()) => Ok(str_cast::validated(v)),
         Err(e) => Err(e),
     }
@@ -71,7 +96,7 @@ pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
 /// assert_eq!(s, "HELLO");
 /// ```
 pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
-    match RFC3629.validate(v) {
+    match validate::<Rfc3629>(v) {
         Ok(()) => Ok(str_cast::validated_mut(v)),
         Err(e) => Err(e),
     }
@@ -92,7 +117,7 @@ pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
 /// assert_eq!(BAD, Some(0));
 /// ```
 pub const fn from_utf8_const(v: &[u8]) -> Result<&str, Utf8Error> {
-    match RFC3629.validate_const(v) {
+    match Rfc3629::AUTOMATON.validate_const(v) {
         Ok(()) => Ok(str_cast::validated(v)),
         Err(e) => Err(e),
     }

@@ -1,0 +1,1 @@
+//! Inputs for the benchmarks; see `benches/validate.rs`.

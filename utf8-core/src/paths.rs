@@ -1,0 +1,52 @@
+//! Each validation path on its own, for tests, fuzzing and benchmarks.
+//!
+//! [`crate::from_utf8`] picks a path by input length and CPU; these
+//! functions run the one you name, so that every path can be compared with
+//! `core::str::from_utf8` and with each other. A path this build or CPU
+//! cannot run gives `None`.
+
+use crate::ruleset::Ruleset;
+use crate::simd::{self, Level};
+use crate::{Rfc3629, Utf8Error, shift};
+
+/// A validation path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// The class-table automaton, one byte at a time (what `from_utf8_const` runs).
+    Automaton,
+    /// The shift DFA with its ASCII skip (inputs under [`crate::SIMD_THRESHOLD`]).
+    Shift,
+    /// The vectorised check at a level, then the automaton for the exact error.
+    Simd(Level),
+}
+
+impl Path {
+    /// Every path, whether or not this CPU runs it.
+    pub const ALL: [Path; 6] = [
+        Path::Automaton,
+        Path::Shift,
+        Path::Simd(Level::Portable),
+        Path::Simd(Level::Sse41),
+        Path::Simd(Level::Avx2),
+        Path::Simd(Level::Neon),
+    ];
+}
+
+fn run<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    match path {
+        Path::Automaton => Some(R::AUTOMATON.validate_const(bytes)),
+        Path::Shift => Some(shift::validate::<R>(bytes)),
+        Path::Simd(level) => simd::validate_at::<R>(level, bytes),
+    }
+}
+
+/// RFC 3629 UTF-8 on `path`.
+pub fn rfc3629(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    run::<Rfc3629>(path, bytes)
+}
+
+/// The 31-bit legacy form on `path`.
+#[cfg(feature = "legacy-31bit")]
+pub fn legacy31(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    run::<crate::legacy31::Legacy31>(path, bytes)
+}

@@ -1,0 +1,78 @@
+//! The portable path: the shift DFA, with runs of ASCII skipped 16 bytes at a
+//! time at sequence boundaries. Also the path for inputs too short to repay
+//! setting up vector registers.
+
+use crate::Utf8Error;
+use crate::ruleset::{Ruleset, ShiftRow};
+
+/// Bytes per step of the ASCII skip and per check for the dead state.
+const CHUNK: usize = 16;
+const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; CHUNK]);
+
+/// Validates `bytes` with the shift DFA of `R`.
+#[inline]
+pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    if !R::SHIFT_AVAILABLE {
+        return R::AUTOMATON.validate_const(bytes);
+    }
+    let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
+    let rows = &R::SHIFT_ROWS;
+    let mask = R::SHIFT_FIELD_MASK;
+    let mut state = R::SHIFT_START;
+    // The last chunk boundary where the state accepted: an exact error is
+    // found by the class-table automaton from there.
+    let mut good = 0;
+    let mut good_state = R::SHIFT_START;
+    let mut chunks = bytes.chunks_exact(CHUNK);
+    for (i, chunk) in chunks.by_ref().enumerate() {
+        let chunk: &[u8; CHUNK] = chunk.try_into().expect("chunks_exact");
+        let at = i * CHUNK;
+        if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+            good = at;
+            good_state = state;
+        }
+        if skip_ascii
+            && state.and(mask) == R::SHIFT_START
+            && u128::from_ne_bytes(*chunk) & HIGH_BITS == 0
+        {
+            continue;
+        }
+        for &byte in chunk {
+            state = rows[byte as usize].step(state);
+        }
+        // The dead state keeps itself, so one test a chunk finds it.
+        if state.and(mask) == R::SHIFT_DEAD {
+            return Err(exact::<R>(bytes, good, good_state));
+        }
+    }
+    let tail_start = bytes.len() - chunks.remainder().len();
+    if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+        good = tail_start;
+        good_state = state;
+    }
+    for &byte in chunks.remainder() {
+        state = rows[byte as usize].step(state);
+    }
+    if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+        Ok(())
+    } else {
+        Err(exact::<R>(bytes, good, good_state))
+    }
+}
+
+/// The exact error, from a point where the shift DFA was in accepting state `state`.
+#[cold]
+fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
+    let automaton_state = shift_to_table_state::<R>(state);
+    match R::AUTOMATON.validate_from(bytes, from, automaton_state) {
+        Err(e) => e,
+        Ok(()) => unreachable!("the shift DFA and the class tables come from the same automaton"),
+    }
+}
+
+/// A shift-DFA state's number in the class tables: state `s` sits at offset
+/// `s * field width`, and the field width is the number of bits in the mask.
+fn shift_to_table_state<R: Ruleset>(state: R::Row) -> u8 {
+    let offset = state.and(R::SHIFT_FIELD_MASK).to_u32();
+    (offset / R::SHIFT_FIELD_MASK.to_u32().count_ones()) as u8
+}

@@ -1,0 +1,387 @@
+//! The vectorised check: Keiser and Lemire's lookup algorithm, run on tables
+//! that `utf8-spec` derived from the ruleset's minimal DFA and proved exact
+//! (see `utf8_spec::simd`).
+//!
+//! The algorithm is written once, in [`algorithm!`], over a small vector type
+//! that each instruction set provides (`x86::avx2`, `x86::sse41`, `neon`).
+//! Which one runs is decided once per process (at run time with `std`, at
+//! compile time from the enabled target features without it).
+//!
+//! Input is checked in blocks of 64 bytes, and the error register is tested
+//! after each block, so an error early in a large input is found early. A
+//! failing block only says *that* the input is invalid near there; the exact
+//! `valid_up_to` and `error_len` come from the class-table automaton, started
+//! at a sequence boundary at least the check's proved lag before the block.
+
+use crate::Utf8Error;
+use crate::ruleset::Ruleset;
+
+/// Bytes per block: the unit of the ASCII skip.
+pub(crate) const BLOCK: usize = 64;
+
+/// Inputs at least this long get their main loop aligned to cache lines.
+pub(crate) const ALIGN_FROM: usize = 4 * BLOCK;
+
+/// Blocks per test of the error register: an error is found at most this
+/// many blocks (256 bytes) after it, which keeps invalid input cheap without
+/// a branch per block.
+pub(crate) const GROUP: usize = 4;
+
+/// The algorithm, generic over the ruleset `R`, for the vector type `V` in
+/// scope (with `LANES` bytes per vector) and the target feature `$feature`.
+macro_rules! algorithm {
+    ($feature:literal) => {
+        use $crate::ruleset::Ruleset;
+        use $crate::simd::{ALIGN_FROM, BLOCK, GROUP};
+
+        const VECTORS: usize = BLOCK / V::LANES;
+
+        /// The ruleset's tables in registers.
+        struct Registers {
+            sets: [[V; 4]; 2],
+            must_continue: [V; 4],
+            incomplete: V,
+            high_bit: V,
+            boundary: V,
+        }
+
+        #[inline(always)]
+        unsafe fn registers<R: Ruleset>() -> Registers {
+            let incomplete = const {
+                let mut max = [0xFFu8; V::LANES];
+                let frame = if R::SIMD_MAX_SEQUENCE_LEN > 0 {
+                    R::SIMD_MAX_SEQUENCE_LEN - 1
+                } else {
+                    0
+                };
+                let mut k = 1;
+                while k <= frame {
+                    // Lane LANES - k is k bytes before the end of the vector;
+                    // `byte > threshold - 1` is `byte >= threshold`.
+                    max[V::LANES - k] = R::SIMD_INCOMPLETE[k - 1] - 1;
+                    k += 1;
+                }
+                max
+            };
+            // SAFETY: the caller runs with this module's target feature.
+            unsafe {
+                let t = &R::SIMD_TABLES;
+                Registers {
+                    sets: [
+                        [
+                            V::table(&t[0][0]),
+                            V::table(&t[0][1]),
+                            V::table(&t[0][2]),
+                            V::table(&t[0][3]),
+                        ],
+                        [
+                            V::table(&t[1][0]),
+                            V::table(&t[1][1]),
+                            V::table(&t[1][2]),
+                            V::table(&t[1][3]),
+                        ],
+                    ],
+                    // `byte - (threshold - 0x80)`, saturating, has its high bit set exactly when byte >= threshold.
+                    must_continue: [
+                        V::splat(R::SIMD_MUST_CONTINUE[0].wrapping_sub(0x80)),
+                        V::splat(R::SIMD_MUST_CONTINUE[1].wrapping_sub(0x80)),
+                        V::splat(R::SIMD_MUST_CONTINUE[2].wrapping_sub(0x80)),
+                        V::splat(R::SIMD_MUST_CONTINUE[3].wrapping_sub(0x80)),
+                    ],
+                    incomplete: V::load(incomplete.as_ptr()),
+                    high_bit: V::splat(0x80),
+                    boundary: V::splat(R::SIMD_BOUNDARY),
+                }
+            }
+        }
+
+        /// The error bits of every byte of `input`, `prev` being the vector before it.
+        #[inline(always)]
+        unsafe fn check<R: Ruleset>(r: &Registers, input: V, prev: V) -> V {
+            // SAFETY: the caller runs with this module's target feature.
+            unsafe {
+                let prev1 = input.prev1(prev);
+                let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
+                let cur_high = input.high_nibbles();
+                let cur_low = if R::SIMD_NEEDS_CUR_LOW {
+                    input.low_nibbles()
+                } else {
+                    cur_high
+                };
+                let pair = |set: &[V; 4]| {
+                    let bits = set[0]
+                        .lookup(prev_high)
+                        .and(set[1].lookup(prev_low))
+                        .and(set[2].lookup(cur_high));
+                    if R::SIMD_NEEDS_CUR_LOW {
+                        bits.and(set[3].lookup(cur_low))
+                    } else {
+                        bits
+                    }
+                };
+                let mut error = pair(&r.sets[0]);
+                if R::SIMD_MAX_SEQUENCE_LEN > 2 {
+                    let mut must = input.prev2(prev).saturating_sub(r.must_continue[0]);
+                    if R::SIMD_MAX_SEQUENCE_LEN > 3 {
+                        must = must.or(input.prev3(prev).saturating_sub(r.must_continue[1]));
+                    }
+                    if R::SIMD_MAX_SEQUENCE_LEN > 4 {
+                        must = must.or(input.prev4(prev).saturating_sub(r.must_continue[2]));
+                    }
+                    if R::SIMD_MAX_SEQUENCE_LEN > 5 {
+                        must = must.or(input.prev5(prev).saturating_sub(r.must_continue[3]));
+                    }
+                    error = error.xor(must.and(r.high_bit));
+                }
+                if R::SIMD_SETS > 1 {
+                    error = error.or(pair(&r.sets[1]));
+                }
+                error
+            }
+        }
+
+        /// Checks `bytes`; on failure returns the start of the block where the
+        /// check erred.
+        ///
+        /// # Safety
+        /// The CPU must support this module's target feature.
+        #[target_feature(enable = $feature)]
+        pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
+            // SAFETY: every load reads `V::LANES` bytes at `pos + i * V::LANES`
+            // with `pos + BLOCK <= len` (or from the local `tail` buffer of
+            // BLOCK bytes); the target feature is the caller's promise.
+            unsafe {
+                let r = registers::<R>();
+                let mut prev = r.boundary;
+                let mut prev_incomplete = V::splat(0);
+                let mut error = V::splat(0);
+                let mut pos = 0;
+                let ptr = bytes.as_ptr();
+                // Loads that straddle cache lines cost. When the input is long
+                // enough to care, check the bytes before the first 64-byte
+                // boundary at the end of a block of boundary bytes (the check
+                // already assumes boundary bytes before the input), so that
+                // every later block is one cache line.
+                let misalignment = ptr as usize % BLOCK;
+                if misalignment != 0 && bytes.len() >= ALIGN_FROM {
+                    let head = BLOCK - misalignment;
+                    let mut first = [R::SIMD_BOUNDARY; BLOCK];
+                    first[BLOCK - head..].copy_from_slice(&bytes[..head]);
+                    for i in 0..VECTORS {
+                        let v = V::load(first.as_ptr().add(i * V::LANES));
+                        error = error.or(check::<R>(&r, v, prev));
+                        prev = v;
+                    }
+                    prev_incomplete = prev.saturating_sub(r.incomplete);
+                    if error.any() {
+                        return Err(0);
+                    }
+                    pos = head;
+                }
+                // The error register is tested after a run of ASCII and otherwise
+                // once every GROUP blocks; a failure is reported at the first block
+                // since the last test (as good a place as any to restart the exact
+                // automaton from).
+                let mut tested = pos;
+                while pos + BLOCK <= bytes.len() {
+                    let mut input = [V::splat(0); VECTORS];
+                    for (i, v) in input.iter_mut().enumerate() {
+                        *v = V::load(ptr.add(pos + i * V::LANES));
+                    }
+                    let any_high = input.iter().fold(V::splat(0), |acc, v| acc.or(*v));
+                    if R::SIMD_ASCII_SKIP && any_high.is_ascii() {
+                        // ASCII reads to the check like boundary bytes: all that can
+                        // fail in a run of it is a sequence left open before the run.
+                        error = error.or(prev_incomplete);
+                        if error.any() {
+                            return Err(tested);
+                        }
+                        pos += BLOCK;
+                        while pos + BLOCK <= bytes.len() {
+                            let mut any_high = V::load(ptr.add(pos));
+                            for i in 1..VECTORS {
+                                any_high = any_high.or(V::load(ptr.add(pos + i * V::LANES)));
+                            }
+                            if !any_high.is_ascii() {
+                                break;
+                            }
+                            pos += BLOCK;
+                        }
+                        prev = r.boundary;
+                        prev_incomplete = V::splat(0);
+                        tested = pos;
+                        continue;
+                    }
+                    for v in input {
+                        error = error.or(check::<R>(&r, v, prev));
+                        prev = v;
+                    }
+                    prev_incomplete = prev.saturating_sub(r.incomplete);
+                    pos += BLOCK;
+                    if pos - tested >= GROUP * BLOCK {
+                        if error.any() {
+                            return Err(tested);
+                        }
+                        tested = pos;
+                    }
+                }
+                if error.any() {
+                    return Err(tested);
+                }
+                // The last, partial block, framed by boundary bytes; an input that
+                // ends at a block boundary gets a block of them, which checks
+                // that no sequence was left open.
+                let mut tail = [R::SIMD_BOUNDARY; BLOCK];
+                tail[..bytes.len() - pos].copy_from_slice(&bytes[pos..]);
+                for i in 0..VECTORS {
+                    let v = V::load(tail.as_ptr().add(i * V::LANES));
+                    error = error.or(check::<R>(&r, v, prev));
+                    prev = v;
+                }
+                error = error.or(prev.saturating_sub(r.incomplete));
+                if error.any() { Err(pos) } else { Ok(()) }
+            }
+        }
+    };
+}
+pub(crate) use algorithm;
+
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+pub(crate) mod x86;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+
+/// The vector code each call can use, decided once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Level {
+    /// The shift DFA only.
+    Portable = 1,
+    /// x86 SSE4.1 (16-byte vectors).
+    Sse41 = 2,
+    /// x86 AVX2 (32-byte vectors).
+    Avx2 = 3,
+    /// aarch64 NEON (16-byte vectors).
+    Neon = 4,
+}
+
+/// The best level this CPU supports.
+#[inline]
+pub fn level() -> Level {
+    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            3 => Level::Avx2,
+            2 => Level::Sse41,
+            1 => Level::Portable,
+            _ => {
+                let detected = if std::is_x86_feature_detected!("avx2") {
+                    Level::Avx2
+                } else if std::is_x86_feature_detected!("sse4.1") {
+                    Level::Sse41
+                } else {
+                    Level::Portable
+                };
+                LEVEL.store(detected as u8, Ordering::Relaxed);
+                detected
+            }
+        }
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
+    {
+        compile_time_level()
+    }
+}
+
+/// The level the enabled target features guarantee (used without `std`).
+#[allow(dead_code)]
+const fn compile_time_level() -> Level {
+    if cfg!(any(target_arch = "x86_64", target_arch = "x86")) && cfg!(target_feature = "avx2") {
+        Level::Avx2
+    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "sse4.1")
+    {
+        Level::Sse41
+    } else if cfg!(target_arch = "aarch64") && cfg!(target_feature = "neon") {
+        Level::Neon
+    } else {
+        Level::Portable
+    }
+}
+
+/// Runs the check at `level`; `None` when this build or CPU has no such level.
+#[inline]
+pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
+    if !R::SIMD_AVAILABLE {
+        return None;
+    }
+    match level {
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: `level()` (or the caller, for tests) established AVX2 support.
+        Level::Avx2 if supports(Level::Avx2) => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: as above, for SSE4.1.
+        Level::Sse41 if supports(Level::Sse41) => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON is part of the aarch64 baseline that Rust targets.
+        Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
+        _ => None,
+    }
+}
+
+/// Whether this CPU runs code compiled for `level`.
+pub fn supports(level: Level) -> bool {
+    match level {
+        Level::Portable => true,
+        Level::Avx2 | Level::Sse41 | Level::Neon => {
+            let best = level_rank(self::level());
+            match level {
+                Level::Neon => cfg!(target_arch = "aarch64"),
+                _ => {
+                    cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+                        && level_rank(level) <= best
+                }
+            }
+        }
+    }
+}
+
+fn level_rank(level: Level) -> u8 {
+    match level {
+        Level::Portable | Level::Neon => 1,
+        Level::Sse41 => 2,
+        Level::Avx2 => 3,
+    }
+}
+
+/// Validates with the vector check at `level`, turning a failing block into
+/// the exact error; `None` when the level is not available.
+#[inline]
+pub(crate) fn validate_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    Some(match check_at::<R>(level, bytes)? {
+        Ok(()) => Ok(()),
+        Err(block) => Err(exact::<R>(bytes, block)),
+    })
+}
+
+/// The exact error of an input whose check erred in the block at `block`.
+#[cold]
+#[inline(never)]
+pub(crate) fn exact<R: Ruleset>(bytes: &[u8], block: usize) -> Utf8Error {
+    // The DFA died at most `SIMD_MAX_LAG` bytes before the check erred, so it was
+    // alive before `block - lag`; the last byte there that is not a
+    // continuation byte starts a sequence, with the automaton at its start.
+    let mut from = block.saturating_sub(R::SIMD_MAX_LAG).min(bytes.len());
+    while from > 0 && (from == bytes.len() || R::IS_CONTINUATION[bytes[from] as usize]) {
+        from -= 1;
+    }
+    match R::AUTOMATON.validate_from(bytes, from, R::AUTOMATON.start) {
+        Err(e) => e,
+        Ok(()) => {
+            unreachable!("the vector check is proved to accept exactly the automaton's language")
+        }
+    }
+}

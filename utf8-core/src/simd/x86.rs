@@ -1,0 +1,201 @@
+//! The vector types for x86: AVX2 (32 bytes) and SSE4.1 (16 bytes).
+//!
+//! Every method is `#[inline(always)]` and `unsafe`: each is only called from
+//! a function compiled with the matching target feature, into which it is
+//! inlined.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+pub(crate) mod avx2 {
+    use super::*;
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct V(__m256i);
+
+    // SAFETY (for every method): callers run with AVX2 enabled; loads read
+    // exactly 32 bytes from a pointer the caller guarantees valid for them.
+    impl V {
+        pub(crate) const LANES: usize = 32;
+
+        #[inline(always)]
+        pub(crate) unsafe fn load(ptr: *const u8) -> V {
+            unsafe { V(_mm256_loadu_si256(ptr.cast())) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            unsafe { V(_mm256_set1_epi8(byte as i8)) }
+        }
+        /// A 16-entry table in both 128-bit lanes, as `vpshufb` indexes per lane.
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            unsafe {
+                V(_mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    entries.as_ptr().cast(),
+                )))
+            }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn or(self, other: V) -> V {
+            unsafe { V(_mm256_or_si256(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn and(self, other: V) -> V {
+            unsafe { V(_mm256_and_si256(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn xor(self, other: V) -> V {
+            unsafe { V(_mm256_xor_si256(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn high_nibbles(self) -> V {
+            unsafe {
+                V(_mm256_and_si256(
+                    _mm256_srli_epi16(self.0, 4),
+                    _mm256_set1_epi8(0x0F),
+                ))
+            }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn low_nibbles(self) -> V {
+            unsafe { V(_mm256_and_si256(self.0, _mm256_set1_epi8(0x0F))) }
+        }
+        /// `self[index[i]]` for each lane; indices are nibbles.
+        #[inline(always)]
+        pub(crate) unsafe fn lookup(self, index: V) -> V {
+            unsafe { V(_mm256_shuffle_epi8(self.0, index.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+            unsafe { V(_mm256_subs_epu8(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn is_ascii(self) -> bool {
+            unsafe { _mm256_movemask_epi8(self.0) == 0 }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn any(self) -> bool {
+            unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
+        }
+        /// The last 16 bytes of `prev` then the first 16 of `self`: the lane
+        /// pairing that `alignr` needs to shift across the 128-bit boundary.
+        #[inline(always)]
+        unsafe fn straddle(self, prev: V) -> __m256i {
+            unsafe { _mm256_permute2x128_si256(prev.0, self.0, 0x21) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev1(self, prev: V) -> V {
+            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 15)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev2(self, prev: V) -> V {
+            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 14)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev3(self, prev: V) -> V {
+            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 13)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev4(self, prev: V) -> V {
+            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 12)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev5(self, prev: V) -> V {
+            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 11)) }
+        }
+    }
+
+    crate::simd::algorithm!("avx2");
+}
+
+pub(crate) mod sse41 {
+    use super::*;
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct V(__m128i);
+
+    // SAFETY (for every method): callers run with SSE4.1 (and so SSSE3)
+    // enabled; loads read exactly 16 bytes from a pointer the caller
+    // guarantees valid for them.
+    impl V {
+        pub(crate) const LANES: usize = 16;
+
+        #[inline(always)]
+        pub(crate) unsafe fn load(ptr: *const u8) -> V {
+            unsafe { V(_mm_loadu_si128(ptr.cast())) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            unsafe { V(_mm_set1_epi8(byte as i8)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            unsafe { V(_mm_loadu_si128(entries.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn or(self, other: V) -> V {
+            unsafe { V(_mm_or_si128(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn and(self, other: V) -> V {
+            unsafe { V(_mm_and_si128(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn xor(self, other: V) -> V {
+            unsafe { V(_mm_xor_si128(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn high_nibbles(self) -> V {
+            unsafe {
+                V(_mm_and_si128(
+                    _mm_srli_epi16(self.0, 4),
+                    _mm_set1_epi8(0x0F),
+                ))
+            }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn low_nibbles(self) -> V {
+            unsafe { V(_mm_and_si128(self.0, _mm_set1_epi8(0x0F))) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn lookup(self, index: V) -> V {
+            unsafe { V(_mm_shuffle_epi8(self.0, index.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+            unsafe { V(_mm_subs_epu8(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn is_ascii(self) -> bool {
+            unsafe { _mm_movemask_epi8(self.0) == 0 }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn any(self) -> bool {
+            unsafe { _mm_testz_si128(self.0, self.0) == 0 }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev1(self, prev: V) -> V {
+            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 15)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev2(self, prev: V) -> V {
+            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 14)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev3(self, prev: V) -> V {
+            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 13)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev4(self, prev: V) -> V {
+            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 12)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn prev5(self, prev: V) -> V {
+            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 11)) }
+        }
+    }
+
+    crate::simd::algorithm!("sse4.1");
+}
