@@ -12,14 +12,22 @@ use utf8_spec::rulesets::{BUILTIN, Ruleset};
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
 }
 
 /// Every generated file: its path relative to the workspace root, and its contents.
 pub fn generated_files() -> Vec<(PathBuf, String)> {
     BUILTIN
         .iter()
-        .map(|ruleset| (PathBuf::from(format!("docs/tables/{}.md", ruleset.name)), render(ruleset)))
+        .map(|ruleset| {
+            (
+                PathBuf::from(format!("docs/tables/{}.md", ruleset.name)),
+                render(ruleset),
+            )
+        })
         .collect()
 }
 
@@ -42,7 +50,11 @@ fn render(ruleset: &Ruleset) -> String {
         tables.state_count(),
         tables.class_count()
     );
-    let _ = writeln!(out, "## Grammar as parsed\n\n```abnf\n{}```\n", derivation.grammar());
+    let _ = writeln!(
+        out,
+        "## Grammar as parsed\n\n```abnf\n{}```\n",
+        derivation.grammar()
+    );
     let _ = writeln!(
         out,
         "## Minimal DFA\n\nState 0 starts, `*` marks accepting states, the last state is dead.\n\n```text\n{:?}```\n",
@@ -73,7 +85,9 @@ pub fn write_all(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 pub fn stale(root: &Path) -> Vec<PathBuf> {
     generated_files()
         .into_iter()
-        .filter(|(relative, contents)| std::fs::read_to_string(root.join(relative)).ok().as_deref() != Some(contents.as_str()))
+        .filter(|(relative, contents)| {
+            std::fs::read_to_string(root.join(relative)).ok().as_deref() != Some(contents.as_str())
+        })
         .map(|(relative, _)| relative)
         .collect()
 }

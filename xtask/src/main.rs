@@ -38,7 +38,10 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
-                eprintln!("xtask: stale generated files: {}; run `cargo xtask codegen`", names.join(", "));
+                eprintln!(
+                    "xtask: stale generated files: {}; run `cargo xtask codegen`",
+                    names.join(", ")
+                );
                 ExitCode::from(1)
             }
         }
