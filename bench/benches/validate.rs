@@ -1,1 +1,67 @@
-fn main() {}
+//! This project against `core::str::from_utf8` and the `simdutf8` crate, in
+//! the same run, on the inputs of `utf8_bench::inputs()`.
+//!
+//! `cargo xtask bench` runs this and prints GB/s and ratios. Criterion's own
+//! output (and `target/criterion/report`) has the details.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use utf8_bench::{Kind, inputs};
+
+type Validator = fn(&[u8]) -> bool;
+
+const CONTENDERS: [(&str, Validator); 5] = [
+    ("utf8-core", |b| utf8_core::from_utf8(b).is_ok()),
+    ("core::str", |b| core::str::from_utf8(b).is_ok()),
+    ("simdutf8::basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
+    ("simdutf8::compat", |b| {
+        simdutf8::compat::from_utf8(b).is_ok()
+    }),
+    ("utf8-core legacy31", |b| {
+        utf8_core::legacy31::validate(b).is_ok()
+    }),
+];
+
+fn bench(c: &mut Criterion) {
+    for input in inputs() {
+        let mut group = c.benchmark_group(&input.name);
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        for (name, validate) in CONTENDERS {
+            match &input.kind {
+                Kind::Whole { bytes, valid } => {
+                    // The legacy form accepts Latin-1 text that UTF-8 rejects; only
+                    // compare it where both agree on what the input is.
+                    if name.contains("legacy31") && !valid {
+                        continue;
+                    }
+                    assert_eq!(validate(bytes), *valid, "{name} on {}", input.name);
+                    group.bench_function(name, |b| b.iter(|| validate(black_box(bytes))));
+                }
+                Kind::Many(strings) => {
+                    group.bench_function(name, |b| {
+                        b.iter(|| {
+                            let mut ok = true;
+                            for s in strings {
+                                ok &= validate(black_box(s));
+                            }
+                            ok
+                        })
+                    });
+                }
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1200))
+        .sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);

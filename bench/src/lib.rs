@@ -1,1 +1,170 @@
-//! Inputs for the benchmarks; see `benches/validate.rs`.
+//! The inputs of the benchmarks: every file of `../shared/corpus`, 1 MiB of
+//! ASCII, random text of 1–4-byte characters, many strings of 0–64 bytes, and
+//! invalid inputs whose first error is early.
+//!
+//! Generated inputs come from a fixed-seed generator, so every run measures
+//! the same bytes.
+
+use std::path::{Path, PathBuf};
+
+/// One benchmark input.
+pub struct Input {
+    /// `lipsum/Arabic-Lipsum`, `generated/ascii-1MiB`, ...
+    pub name: String,
+    /// What the input is made of.
+    pub kind: Kind,
+}
+
+/// The shape of an input.
+pub enum Kind {
+    /// One buffer, validated in one call; `valid` says whether it is UTF-8.
+    Whole {
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// Whether the bytes are valid UTF-8.
+        valid: bool,
+    },
+    /// Many short strings, one call each.
+    Many(Vec<Vec<u8>>),
+}
+
+impl Input {
+    /// Bytes validated per iteration.
+    pub fn len(&self) -> usize {
+        match &self.kind {
+            Kind::Whole { bytes, .. } => bytes.len(),
+            Kind::Many(strings) => strings.iter().map(Vec::len).sum(),
+        }
+    }
+
+    /// Whether the input has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The corpus directory beside the workspace.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// A small xorshift generator: reproducible inputs without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed` (not zero).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+/// Random text: each character 1, 2, 3 or 4 bytes long with equal chance.
+pub fn random_text(len: usize, rng: &mut Rng) -> String {
+    let mut text = String::with_capacity(len + 4);
+    while text.len() < len {
+        let c = match rng.below(4) {
+            0 => char::from_u32(0x20 + rng.below(0x5F) as u32),
+            1 => char::from_u32(0x80 + rng.below(0x780) as u32),
+            2 => char::from_u32(0x800 + rng.below(0xF800) as u32),
+            _ => char::from_u32(0x10000 + rng.below(0x100000) as u32),
+        };
+        // Surrogate code points are not chars; draw again.
+        if let Some(c) = c {
+            text.push(c);
+        }
+    }
+    text
+}
+
+/// Every input, in report order.
+pub fn inputs() -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for dir in ["lipsum", "wikipedia_mars"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(dir))
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", corpus_dir().join(dir).display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        files.sort();
+        for path in files {
+            let bytes = std::fs::read(&path).expect("corpus file");
+            let stem = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("utf-8 name");
+            let valid = stem.ends_with(".utf8.txt");
+            let name = stem.trim_end_matches(".txt").trim_end_matches(".utf8");
+            inputs.push(Input {
+                name: format!("{dir}/{name}"),
+                kind: Kind::Whole { bytes, valid },
+            });
+        }
+    }
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let ascii: Vec<u8> = (0..1 << 20).map(|_| b' ' + rng.below(95) as u8).collect();
+    inputs.push(Input {
+        name: "generated/ascii-1MiB".into(),
+        kind: Kind::Whole {
+            bytes: ascii,
+            valid: true,
+        },
+    });
+    inputs.push(Input {
+        name: "generated/random-1-4-byte-1MiB".into(),
+        kind: Kind::Whole {
+            bytes: random_text(1 << 20, &mut rng).into_bytes(),
+            valid: true,
+        },
+    });
+    // Lines of the corpus cut into strings of at most 64 bytes at character
+    // boundaries: short strings as a program meets them.
+    let mut short = Vec::new();
+    for input in &inputs {
+        if let Kind::Whole { bytes, valid: true } = &input.kind {
+            if input.name.starts_with("generated/") {
+                continue;
+            }
+            let text = std::str::from_utf8(bytes).expect("valid corpus file");
+            for line in text.lines() {
+                let mut rest = line;
+                while !rest.is_empty() {
+                    let mut cut = rest.len().min(64);
+                    while !rest.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    short.push(rest.as_bytes()[..cut].to_vec());
+                    rest = &rest[cut..];
+                }
+            }
+        }
+    }
+    inputs.push(Input {
+        name: "generated/lines-up-to-64-bytes".into(),
+        kind: Kind::Many(short),
+    });
+    // The first error within the first KiB of a 1 MiB input.
+    let mut early = random_text(1 << 20, &mut rng).into_bytes();
+    let at = 700;
+    early[at] = 0xFF;
+    inputs.push(Input {
+        name: "generated/error-at-700-of-1MiB".into(),
+        kind: Kind::Whole {
+            bytes: early,
+            valid: false,
+        },
+    });
+    inputs
+}

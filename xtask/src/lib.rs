@@ -1,5 +1,7 @@
 //! Maintenance tasks of the workspace, as a library so that tests can call them.
 //!
+//! `bench` runs the criterion benchmarks and summarises them.
+//!
 //! `codegen` renders a readable copy of each built-in ruleset's derivation
 //! into `docs/tables/`. The copies are for review and docs only — the library
 //! derives its tables at compile time — and a test fails when a copy no longer
@@ -9,6 +11,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use utf8_spec::rulesets::{BUILTIN, Ruleset};
+
+pub mod bench;
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {

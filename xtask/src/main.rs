@@ -2,13 +2,16 @@
 //!
 //! - `codegen`: regenerate `docs/tables/*.md` from the derivation.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
+//! - `bench [FILTER]`: run the benchmarks (criterion, release build) and print
+//!   GB/s per input and contender with ratios, as Markdown.
+//! - `bench --report`: print that table from the last run without running.
 //!
-//! Exit status: 0 done, 1 stale files found by `--check`, 2 usage error,
-//! 3 a file could not be written.
+//! Exit status: 0 done, 1 stale files found by `--check` (or the benchmarks
+//! failed), 2 usage error, 3 a file could not be written.
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check]";
+const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask bench [FILTER | --report]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,6 +47,44 @@ fn main() -> ExitCode {
                 );
                 ExitCode::from(1)
             }
+        }
+        ["bench", rest @ ..] if rest.len() <= 1 => {
+            let criterion_dir = root.join("target/criterion");
+            if rest != ["--report"] {
+                let mut command = std::process::Command::new(
+                    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+                );
+                command.current_dir(&root).args([
+                    "bench",
+                    "-p",
+                    "utf8-bench",
+                    "--bench",
+                    "validate",
+                    "--",
+                ]);
+                command.args(rest);
+                match command.status() {
+                    Ok(status) if status.success() => {}
+                    Ok(status) => {
+                        eprintln!("xtask: cargo bench failed ({status})");
+                        return ExitCode::from(1);
+                    }
+                    Err(e) => {
+                        eprintln!("xtask: cannot run cargo bench: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            let measurements = xtask::bench::read_criterion(&criterion_dir);
+            if measurements.is_empty() {
+                eprintln!(
+                    "xtask: no benchmark results under {}",
+                    criterion_dir.display()
+                );
+                return ExitCode::from(1);
+            }
+            print!("{}", xtask::bench::report(&measurements));
+            ExitCode::SUCCESS
         }
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

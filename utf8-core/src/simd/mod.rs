@@ -2,7 +2,7 @@
 //! that `utf8-spec` derived from the ruleset's minimal DFA and proved exact
 //! (see `utf8_spec::simd`).
 //!
-//! The algorithm is written once, in [`algorithm!`], over a small vector type
+//! The algorithm is written once, in the `algorithm!` macro, over a small vector type
 //! that each instruction set provides (`x86::avx2`, `x86::sse41`, `neon`).
 //! Which one runs is decided once per process (at run time with `std`, at
 //! compile time from the enabled target features without it).

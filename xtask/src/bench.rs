@@ -1,0 +1,189 @@
+//! `cargo xtask bench`: run the criterion benchmarks and summarise them as
+//! GB/s per input and contender, with ratios from the same run.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One measurement read back from criterion's output.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// The input (criterion's group).
+    pub input: String,
+    /// The contender (criterion's function).
+    pub contender: String,
+    /// Bytes per iteration.
+    pub bytes: u64,
+    /// Median time per iteration, in nanoseconds.
+    pub median_ns: f64,
+}
+
+impl Measurement {
+    /// Throughput in GB/s (10^9 bytes per second).
+    pub fn gb_per_s(&self) -> f64 {
+        self.bytes as f64 / self.median_ns
+    }
+}
+
+/// Reads every `new/benchmark.json` + `new/estimates.json` pair under `dir`.
+pub fn read_criterion(dir: &Path) -> Vec<Measurement> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n == "new") {
+                    if let Some(m) = read_one(&path) {
+                        out.push(m);
+                    }
+                } else {
+                    stack.push(path);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn read_one(new: &Path) -> Option<Measurement> {
+    let benchmark = std::fs::read_to_string(new.join("benchmark.json")).ok()?;
+    let estimates = std::fs::read_to_string(new.join("estimates.json")).ok()?;
+    let median = &estimates[estimates.find("\"median\"")?..];
+    Some(Measurement {
+        input: json_string(&benchmark, "group_id")?,
+        contender: json_string(&benchmark, "function_id")?,
+        bytes: json_number(&benchmark[benchmark.find("\"Bytes\"")?..], "Bytes")? as u64,
+        median_ns: json_number(median, "point_estimate")?,
+    })
+}
+
+/// The string value of the first `"key":"..."` (criterion's ids need no escapes beyond `\"`).
+fn json_string(text: &str, key: &str) -> Option<String> {
+    let start = text.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let end = text[start..].find('"')? + start;
+    Some(text[start..end].to_owned())
+}
+
+fn json_number(text: &str, key: &str) -> Option<f64> {
+    let start = text.find(&format!("\"{key}\":"))? + key.len() + 3;
+    let end = text[start..].find([',', '}'])? + start;
+    text[start..end].trim().parse().ok()
+}
+
+/// The GB/s table and the summary lines, as Markdown.
+pub fn report(measurements: &[Measurement]) -> String {
+    const ORDER: [&str; 5] = [
+        "utf8-core",
+        "core::str",
+        "simdutf8::basic",
+        "simdutf8::compat",
+        "utf8-core legacy31",
+    ];
+    let mut by_input: BTreeMap<&str, BTreeMap<&str, &Measurement>> = BTreeMap::new();
+    for m in measurements {
+        by_input
+            .entry(&m.input)
+            .or_default()
+            .insert(&m.contender, m);
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| input | bytes | utf8-core | core::str | simdutf8 basic | simdutf8 compat | legacy31 | ÷ basic | ÷ core::str |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+    );
+    let mut corpus_ratios = Vec::new();
+    for (input, row) in &by_input {
+        let gb = |c: &str| row.get(c).map(|m| m.gb_per_s());
+        let bytes = row.values().next().map_or(0, |m| m.bytes);
+        let cell = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |g| format!("{g:.2}"));
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => format!("{:.2}×", a / b),
+            _ => "–".to_owned(),
+        };
+        let ours = gb(ORDER[0]);
+        let _ = writeln!(
+            out,
+            "| {input} | {bytes} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(ours),
+            cell(gb(ORDER[1])),
+            cell(gb(ORDER[2])),
+            cell(gb(ORDER[3])),
+            cell(gb(ORDER[4])),
+            ratio(ours, gb(ORDER[2])),
+            ratio(ours, gb(ORDER[1]))
+        );
+        let in_corpus = input.starts_with("lipsum/") || input.starts_with("wikipedia_mars/");
+        let valid = row.contains_key(ORDER[4]);
+        if let (true, true, Some(a), Some(b)) = (in_corpus, valid, ours, gb(ORDER[2])) {
+            corpus_ratios.push((input.to_string(), a / b));
+        }
+    }
+    if !corpus_ratios.is_empty() {
+        let geomean = (corpus_ratios.iter().map(|(_, r)| r.ln()).sum::<f64>()
+            / corpus_ratios.len() as f64)
+            .exp();
+        let (worst_input, worst) = corpus_ratios
+            .iter()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("non-empty");
+        let _ = writeln!(
+            out,
+            "\nValid corpus ({} files): geometric mean {geomean:.2}× simdutf8::basic; lowest {worst:.2}× ({worst_input}).",
+            corpus_ratios.len()
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_criterion_json_and_reports_ratios() {
+        let dir = std::env::temp_dir().join(format!("xtask-bench-test-{}", std::process::id()));
+        for (contender, ns) in [
+            ("utf8-core", 1000.0),
+            ("simdutf8::basic", 2000.0),
+            ("utf8-core legacy31", 1500.0),
+        ] {
+            let new = dir
+                .join("lipsum_Arabic")
+                .join(contender.replace(':', "_"))
+                .join("new");
+            std::fs::create_dir_all(&new).unwrap();
+            std::fs::write(
+                new.join("benchmark.json"),
+                format!(r#"{{"group_id":"lipsum/Arabic","function_id":"{contender}","value_str":null,"throughput":{{"Bytes":8000}},"full_id":"x"}}"#),
+            )
+            .unwrap();
+            std::fs::write(
+                new.join("estimates.json"),
+                format!(r#"{{"mean":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":9.0,"standard_error":0.1}},"median":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":{ns},"standard_error":0.1}}}}"#),
+            )
+            .unwrap();
+        }
+        let measurements = read_criterion(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(measurements.len(), 3);
+        let ours = measurements
+            .iter()
+            .find(|m| m.contender == "utf8-core")
+            .unwrap();
+        assert_eq!((ours.bytes, ours.median_ns), (8000, 1000.0));
+        assert_eq!(ours.gb_per_s(), 8.0);
+        let table = report(&measurements);
+        assert!(
+            table.contains("| lipsum/Arabic | 8000 | 8.00 | – | 4.00 | – | 5.33 | 2.00× | – |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("geometric mean 2.00× simdutf8::basic"),
+            "{table}"
+        );
+    }
+}
