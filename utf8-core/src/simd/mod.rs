@@ -19,9 +19,6 @@ use crate::ruleset::Ruleset;
 /// Bytes per block: the unit of the ASCII skip.
 pub(crate) const BLOCK: usize = 64;
 
-/// Inputs at least this long get their main loop aligned to cache lines.
-pub(crate) const ALIGN_FROM: usize = 4 * BLOCK;
-
 /// Blocks per test of the error register: an error is found at most this
 /// many blocks (256 bytes) after it, which keeps invalid input cheap without
 /// a branch per block.
@@ -29,10 +26,15 @@ pub(crate) const GROUP: usize = 4;
 
 /// The algorithm, generic over the ruleset `R`, for the vector type `V` in
 /// scope (with `LANES` bytes per vector) and the target feature `$feature`.
+///
+/// The bytes 1 to 5 positions before each vector come from overlapping
+/// unaligned loads rather than from shuffling the previous vector: loads go
+/// to the load ports, while on many x86 cores every shuffle competes for one
+/// port that the table lookups already keep busy.
 macro_rules! algorithm {
     ($feature:literal) => {
         use $crate::ruleset::Ruleset;
-        use $crate::simd::{ALIGN_FROM, BLOCK, GROUP};
+        use $crate::simd::{BLOCK, GROUP};
 
         const VECTORS: usize = BLOCK / V::LANES;
 
@@ -42,7 +44,6 @@ macro_rules! algorithm {
             must_continue: [V; 4],
             incomplete: V,
             high_bit: V,
-            boundary: V,
         }
 
         #[inline(always)]
@@ -90,17 +91,19 @@ macro_rules! algorithm {
                     ],
                     incomplete: V::load(incomplete.as_ptr()),
                     high_bit: V::splat(0x80),
-                    boundary: V::splat(R::SIMD_BOUNDARY),
                 }
             }
         }
 
-        /// The error bits of every byte of `input`, `prev` being the vector before it.
+        /// The error bits of the vector at `at`; the `SIMD_MAX_SEQUENCE_LEN - 1`
+        /// bytes before it must be readable too.
         #[inline(always)]
-        unsafe fn check<R: Ruleset>(r: &Registers, input: V, prev: V) -> V {
-            // SAFETY: the caller runs with this module's target feature.
+        unsafe fn check<R: Ruleset>(r: &Registers, at: *const u8) -> V {
+            // SAFETY: the caller guarantees `at - (SIMD_MAX_SEQUENCE_LEN - 1) ..
+            // at + LANES` is readable and runs with this module's target feature.
             unsafe {
-                let prev1 = input.prev1(prev);
+                let input = V::load(at);
+                let prev1 = V::load(at.sub(1));
                 let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
                 let cur_high = input.high_nibbles();
                 let cur_low = if R::SIMD_NEEDS_CUR_LOW {
@@ -121,15 +124,15 @@ macro_rules! algorithm {
                 };
                 let mut error = pair(&r.sets[0]);
                 if R::SIMD_MAX_SEQUENCE_LEN > 2 {
-                    let mut must = input.prev2(prev).saturating_sub(r.must_continue[0]);
+                    let mut must = V::load(at.sub(2)).saturating_sub(r.must_continue[0]);
                     if R::SIMD_MAX_SEQUENCE_LEN > 3 {
-                        must = must.or(input.prev3(prev).saturating_sub(r.must_continue[1]));
+                        must = must.or(V::load(at.sub(3)).saturating_sub(r.must_continue[1]));
                     }
                     if R::SIMD_MAX_SEQUENCE_LEN > 4 {
-                        must = must.or(input.prev4(prev).saturating_sub(r.must_continue[2]));
+                        must = must.or(V::load(at.sub(4)).saturating_sub(r.must_continue[2]));
                     }
                     if R::SIMD_MAX_SEQUENCE_LEN > 5 {
-                        must = must.or(input.prev5(prev).saturating_sub(r.must_continue[3]));
+                        must = must.or(V::load(at.sub(5)).saturating_sub(r.must_continue[3]));
                     }
                     error = error.xor(must.and(r.high_bit));
                 }
@@ -140,55 +143,68 @@ macro_rules! algorithm {
             }
         }
 
-        /// Checks `bytes`; on failure returns the start of the block where the
-        /// check erred.
+        /// Checks the block at `at` (with a sequence's worth of readable bytes
+        /// before it); returns
+        /// its error bits and whether it leaves a sequence open at its end.
+        #[inline(always)]
+        unsafe fn check_block<R: Ruleset>(r: &Registers, at: *const u8) -> (V, V) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                let mut error = check::<R>(r, at);
+                for i in 1..VECTORS {
+                    error = error.or(check::<R>(r, at.add(i * V::LANES)));
+                }
+                let last = V::load(at.add(BLOCK - V::LANES));
+                (error, last.saturating_sub(r.incomplete))
+            }
+        }
+
+        /// Checks `bytes` (at least `BLOCK` long); on failure returns a
+        /// position at or before the block where the check erred.
         ///
         /// # Safety
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
-            // SAFETY: every load reads `V::LANES` bytes at `pos + i * V::LANES`
-            // with `pos + BLOCK <= len` (or from the local `tail` buffer of
-            // BLOCK bytes); the target feature is the caller's promise.
+            debug_assert!(bytes.len() >= BLOCK);
+            // SAFETY: loads in the main loop read `pos - frame .. pos + BLOCK` with
+            // `pos >= frame` and `pos + BLOCK <= len` (`frame`, the longest
+            // sequence minus one, is how far `check` reads back); the first and
+            // last blocks are read at offset `BLOCK` of local buffers of
+            // `2 * BLOCK` bytes; the target feature is the caller's promise.
             unsafe {
                 let r = registers::<R>();
-                let mut prev = r.boundary;
-                let mut prev_incomplete = V::splat(0);
-                let mut error = V::splat(0);
-                let mut pos = 0;
                 let ptr = bytes.as_ptr();
-                // Loads that straddle cache lines cost. When the input is long
-                // enough to care, check the bytes before the first 64-byte
-                // boundary at the end of a block of boundary bytes (the check
-                // already assumes boundary bytes before the input), so that
-                // every later block is one cache line.
-                let misalignment = ptr as usize % BLOCK;
-                if misalignment != 0 && bytes.len() >= ALIGN_FROM {
-                    let head = BLOCK - misalignment;
-                    let mut first = [R::SIMD_BOUNDARY; BLOCK];
-                    first[BLOCK - head..].copy_from_slice(&bytes[..head]);
-                    for i in 0..VECTORS {
-                        let v = V::load(first.as_ptr().add(i * V::LANES));
-                        error = error.or(check::<R>(&r, v, prev));
-                        prev = v;
-                    }
-                    prev_incomplete = prev.saturating_sub(r.incomplete);
-                    if error.any() {
-                        return Err(0);
-                    }
-                    pos = head;
+                let len = bytes.len();
+
+                // The first block, after boundary bytes (the check assumes them
+                // before the input).
+                let mut head = [R::SIMD_BOUNDARY; 2 * BLOCK];
+                head[BLOCK..].copy_from_slice(&bytes[..BLOCK]);
+                let (mut error, mut prev_incomplete) =
+                    check_block::<R>(&r, head.as_ptr().add(BLOCK));
+                if error.any() {
+                    return Err(0);
                 }
+                // Go on from the first cache-line boundary within the first block
+                // that leaves room to read a sequence back (positions checked twice
+                // are harmless): loads that straddle cache lines cost. Otherwise go
+                // on after the first block, which is aligned when the input is.
+                let frame = R::SIMD_MAX_SEQUENCE_LEN - 1;
+                let aligned = (BLOCK - ptr as usize % BLOCK) % BLOCK;
+                let mut pos = if aligned >= frame { aligned } else { BLOCK };
+
                 // The error register is tested after a run of ASCII and otherwise
                 // once every GROUP blocks; a failure is reported at the first block
-                // since the last test (as good a place as any to restart the exact
-                // automaton from).
-                let mut tested = pos;
-                while pos + BLOCK <= bytes.len() {
-                    let mut input = [V::splat(0); VECTORS];
-                    for (i, v) in input.iter_mut().enumerate() {
-                        *v = V::load(ptr.add(pos + i * V::LANES));
+                // since the last test.
+                let mut tested = 0;
+                let mut since_test = 0;
+                while pos + BLOCK <= len {
+                    let at = ptr.add(pos);
+                    let mut any_high = V::load(at);
+                    for i in 1..VECTORS {
+                        any_high = any_high.or(V::load(at.add(i * V::LANES)));
                     }
-                    let any_high = input.iter().fold(V::splat(0), |acc, v| acc.or(*v));
                     if R::SIMD_ASCII_SKIP && any_high.is_ascii() {
                         // ASCII reads to the check like boundary bytes: all that can
                         // fail in a run of it is a sequence left open before the run.
@@ -197,49 +213,50 @@ macro_rules! algorithm {
                             return Err(tested);
                         }
                         pos += BLOCK;
-                        while pos + BLOCK <= bytes.len() {
-                            let mut any_high = V::load(ptr.add(pos));
+                        while pos + BLOCK <= len {
+                            let at = ptr.add(pos);
+                            let mut any_high = V::load(at);
                             for i in 1..VECTORS {
-                                any_high = any_high.or(V::load(ptr.add(pos + i * V::LANES)));
+                                any_high = any_high.or(V::load(at.add(i * V::LANES)));
                             }
                             if !any_high.is_ascii() {
                                 break;
                             }
                             pos += BLOCK;
                         }
-                        prev = r.boundary;
                         prev_incomplete = V::splat(0);
                         tested = pos;
+                        since_test = 0;
                         continue;
                     }
-                    for v in input {
-                        error = error.or(check::<R>(&r, v, prev));
-                        prev = v;
-                    }
-                    prev_incomplete = prev.saturating_sub(r.incomplete);
+                    let (block_error, open) = check_block::<R>(&r, at);
+                    error = error.or(block_error);
+                    prev_incomplete = open;
                     pos += BLOCK;
-                    if pos - tested >= GROUP * BLOCK {
+                    since_test += 1;
+                    if since_test == GROUP {
                         if error.any() {
                             return Err(tested);
                         }
                         tested = pos;
+                        since_test = 0;
                     }
                 }
                 if error.any() {
                     return Err(tested);
                 }
-                // The last, partial block, framed by boundary bytes; an input that
-                // ends at a block boundary gets a block of them, which checks
-                // that no sequence was left open.
-                let mut tail = [R::SIMD_BOUNDARY; BLOCK];
-                tail[..bytes.len() - pos].copy_from_slice(&bytes[pos..]);
-                for i in 0..VECTORS {
-                    let v = V::load(tail.as_ptr().add(i * V::LANES));
-                    error = error.or(check::<R>(&r, v, prev));
-                    prev = v;
-                }
-                error = error.or(prev.saturating_sub(r.incomplete));
-                if error.any() { Err(pos) } else { Ok(()) }
+
+                // The last, partial block: the bytes before it for context, then the
+                // rest, then boundary bytes; its end test (proved equal to checking
+                // boundary bytes after it) catches a sequence left open. An input
+                // that ends at a block boundary gets a block of boundary bytes.
+                let mut tail = [R::SIMD_BOUNDARY; 2 * BLOCK];
+                let context = pos.min(BLOCK);
+                tail[BLOCK - context..BLOCK].copy_from_slice(&bytes[pos - context..pos]);
+                tail[BLOCK..BLOCK + len - pos].copy_from_slice(&bytes[pos..]);
+                let (block_error, open) = check_block::<R>(&r, tail.as_ptr().add(BLOCK));
+                error = error.or(block_error).or(open);
+                if error.any() { Err(tested) } else { Ok(()) }
             }
         }
     };

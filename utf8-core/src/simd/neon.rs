@@ -61,26 +61,6 @@ impl V {
     pub(crate) unsafe fn any(self) -> bool {
         unsafe { vmaxvq_u8(self.0) != 0 }
     }
-    #[inline(always)]
-    pub(crate) unsafe fn prev1(self, prev: V) -> V {
-        unsafe { V(vextq_u8::<15>(prev.0, self.0)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn prev2(self, prev: V) -> V {
-        unsafe { V(vextq_u8::<14>(prev.0, self.0)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn prev3(self, prev: V) -> V {
-        unsafe { V(vextq_u8::<13>(prev.0, self.0)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn prev4(self, prev: V) -> V {
-        unsafe { V(vextq_u8::<12>(prev.0, self.0)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn prev5(self, prev: V) -> V {
-        unsafe { V(vextq_u8::<11>(prev.0, self.0)) }
-    }
 }
 
 crate::simd::algorithm!("neon");

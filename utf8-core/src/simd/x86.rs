@@ -79,32 +79,6 @@ pub(crate) mod avx2 {
         pub(crate) unsafe fn any(self) -> bool {
             unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
         }
-        /// The last 16 bytes of `prev` then the first 16 of `self`: the lane
-        /// pairing that `alignr` needs to shift across the 128-bit boundary.
-        #[inline(always)]
-        unsafe fn straddle(self, prev: V) -> __m256i {
-            unsafe { _mm256_permute2x128_si256(prev.0, self.0, 0x21) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev1(self, prev: V) -> V {
-            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 15)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev2(self, prev: V) -> V {
-            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 14)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev3(self, prev: V) -> V {
-            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 13)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev4(self, prev: V) -> V {
-            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 12)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev5(self, prev: V) -> V {
-            unsafe { V(_mm256_alignr_epi8(self.0, self.straddle(prev), 11)) }
-        }
     }
 
     crate::simd::algorithm!("avx2");
@@ -174,26 +148,6 @@ pub(crate) mod sse41 {
         #[inline(always)]
         pub(crate) unsafe fn any(self) -> bool {
             unsafe { _mm_testz_si128(self.0, self.0) == 0 }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev1(self, prev: V) -> V {
-            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 15)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev2(self, prev: V) -> V {
-            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 14)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev3(self, prev: V) -> V {
-            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 13)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev4(self, prev: V) -> V {
-            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 12)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn prev5(self, prev: V) -> V {
-            unsafe { V(_mm_alignr_epi8(self.0, prev.0, 11)) }
         }
     }
 
