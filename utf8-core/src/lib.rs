@@ -20,7 +20,7 @@
 //! - `std` (default): nothing yet beyond `core` — [`Utf8Error`] implements
 //!   `core::error::Error` either way; kept so that `std`-only conveniences can
 //!   arrive without breaking `default-features = false` users.
-//! - `legacy-31bit`: the [`legacy31`] module, the 31-bit form of RFC 2279 as
+//! - `legacy-31bit`: the `legacy31` module, the 31-bit form of RFC 2279 as
 //!   Onigmo's `USE_UTF8_31BITS` accepts it.
 
 #![no_std]
