@@ -22,12 +22,13 @@ pub enum Path {
 
 impl Path {
     /// Every path, whether or not this CPU runs it.
-    pub const ALL: [Path; 6] = [
+    pub const ALL: [Path; 7] = [
         Path::Automaton,
         Path::Shift,
         Path::Simd(Level::Portable),
         Path::Simd(Level::Sse41),
         Path::Simd(Level::Avx2),
+        Path::Simd(Level::Avx512),
         Path::Simd(Level::Neon),
     ];
 }

@@ -76,12 +76,13 @@ fn json_number(text: &str, key: &str) -> Option<f64> {
 
 /// The GB/s table and the summary lines, as Markdown.
 pub fn report(measurements: &[Measurement]) -> String {
-    const ORDER: [&str; 5] = [
+    const ORDER: [&str; 6] = [
         "utf8-core",
         "core::str",
         "simdutf8::basic",
         "simdutf8::compat",
         "utf8-core legacy31",
+        "utf8-core avx2",
     ];
     let mut by_input: BTreeMap<&str, BTreeMap<&str, &Measurement>> = BTreeMap::new();
     for m in measurements {
@@ -93,7 +94,7 @@ pub fn report(measurements: &[Measurement]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "| input | bytes | utf8-core | core::str | simdutf8 basic | simdutf8 compat | legacy31 | ÷ basic | ÷ core::str |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+        "| input | bytes | utf8-core | core::str | simdutf8 basic | simdutf8 compat | legacy31 | utf8-core AVX2 only | ÷ basic | AVX2 ÷ basic | ÷ core::str |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     );
     let mut corpus_ratios = Vec::new();
     for (input, row) in &by_input {
@@ -107,34 +108,47 @@ pub fn report(measurements: &[Measurement]) -> String {
         let ours = gb(ORDER[0]);
         let _ = writeln!(
             out,
-            "| {input} | {bytes} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {input} | {bytes} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(ours),
             cell(gb(ORDER[1])),
             cell(gb(ORDER[2])),
             cell(gb(ORDER[3])),
             cell(gb(ORDER[4])),
+            cell(gb(ORDER[5])),
             ratio(ours, gb(ORDER[2])),
+            ratio(gb(ORDER[5]), gb(ORDER[2])),
             ratio(ours, gb(ORDER[1]))
         );
         let in_corpus = input.starts_with("lipsum/") || input.starts_with("wikipedia_mars/");
         let valid = row.contains_key(ORDER[4]);
         if let (true, true, Some(a), Some(b)) = (in_corpus, valid, ours, gb(ORDER[2])) {
-            corpus_ratios.push((input.to_string(), a / b));
+            corpus_ratios.push((input.to_string(), a / b, gb(ORDER[5]).map(|c| c / b)));
         }
     }
     if !corpus_ratios.is_empty() {
-        let geomean = (corpus_ratios.iter().map(|(_, r)| r.ln()).sum::<f64>()
-            / corpus_ratios.len() as f64)
-            .exp();
-        let (worst_input, worst) = corpus_ratios
+        let geomean = |ratios: &[f64]| {
+            (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp()
+        };
+        let ours: Vec<f64> = corpus_ratios.iter().map(|r| r.1).collect();
+        let (worst_input, worst, _) = corpus_ratios
             .iter()
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .expect("non-empty");
         let _ = writeln!(
             out,
-            "\nValid corpus ({} files): geometric mean {geomean:.2}× simdutf8::basic; lowest {worst:.2}× ({worst_input}).",
-            corpus_ratios.len()
+            "\nValid corpus ({} files): geometric mean {:.2}× simdutf8::basic; lowest {worst:.2}× ({worst_input}).",
+            corpus_ratios.len(),
+            geomean(&ours)
         );
+        let avx2: Vec<f64> = corpus_ratios.iter().filter_map(|r| r.2).collect();
+        if avx2.len() == corpus_ratios.len() {
+            let lowest = avx2.iter().copied().fold(f64::INFINITY, f64::min);
+            let _ = writeln!(
+                out,
+                "AVX2 path alone: geometric mean {:.2}× simdutf8::basic; lowest {lowest:.2}×.",
+                geomean(&avx2)
+            );
+        }
     }
     out
 }
@@ -150,6 +164,7 @@ mod tests {
             ("utf8-core", 1000.0),
             ("simdutf8::basic", 2000.0),
             ("utf8-core legacy31", 1500.0),
+            ("utf8-core avx2", 1600.0),
         ] {
             let new = dir
                 .join("lipsum_Arabic")
@@ -169,7 +184,7 @@ mod tests {
         }
         let measurements = read_criterion(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(measurements.len(), 3);
+        assert_eq!(measurements.len(), 4);
         let ours = measurements
             .iter()
             .find(|m| m.contender == "utf8-core")
@@ -178,11 +193,14 @@ mod tests {
         assert_eq!(ours.gb_per_s(), 8.0);
         let table = report(&measurements);
         assert!(
-            table.contains("| lipsum/Arabic | 8000 | 8.00 | – | 4.00 | – | 5.33 | 2.00× | – |"),
+            table.contains(
+                "| lipsum/Arabic | 8000 | 8.00 | – | 4.00 | – | 5.33 | 5.00 | 2.00× | 1.25× | – |"
+            ),
             "{table}"
         );
         assert!(
-            table.contains("geometric mean 2.00× simdutf8::basic"),
+            table.contains("geometric mean 2.00× simdutf8::basic")
+                && table.contains("AVX2 path alone: geometric mean 1.25× simdutf8::basic"),
             "{table}"
         );
     }

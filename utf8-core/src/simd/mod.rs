@@ -3,7 +3,8 @@
 //! (see `utf8_spec::simd`).
 //!
 //! The algorithm is written once, in the `algorithm!` macro, over a small vector type
-//! that each instruction set provides (`x86::avx2`, `x86::sse41`, `neon`).
+//! that each instruction set provides (`x86::avx512`, `x86::avx2`,
+//! `x86::sse41`, `neon`).
 //! Which one runs is decided once per process (at run time with `std`, at
 //! compile time from the enabled target features without it).
 //!
@@ -281,6 +282,8 @@ pub enum Level {
     Avx2 = 3,
     /// aarch64 NEON (16-byte vectors).
     Neon = 4,
+    /// x86 AVX-512 F and BW (64-byte vectors, one per block).
+    Avx512 = 5,
 }
 
 /// The best level this CPU supports.
@@ -291,11 +294,16 @@ pub fn level() -> Level {
         use core::sync::atomic::{AtomicU8, Ordering};
         static LEVEL: AtomicU8 = AtomicU8::new(0);
         match LEVEL.load(Ordering::Relaxed) {
+            5 => Level::Avx512,
             3 => Level::Avx2,
             2 => Level::Sse41,
             1 => Level::Portable,
             _ => {
-                let detected = if std::is_x86_feature_detected!("avx2") {
+                let detected = if std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                {
+                    Level::Avx512
+                } else if std::is_x86_feature_detected!("avx2") {
                     Level::Avx2
                 } else if std::is_x86_feature_detected!("sse4.1") {
                     Level::Sse41
@@ -316,7 +324,14 @@ pub fn level() -> Level {
 /// The level the enabled target features guarantee (used without `std`).
 #[allow(dead_code)]
 const fn compile_time_level() -> Level {
-    if cfg!(any(target_arch = "x86_64", target_arch = "x86")) && cfg!(target_feature = "avx2") {
+    if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "avx512f")
+        && cfg!(target_feature = "avx512bw")
+    {
+        Level::Avx512
+    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "avx2")
+    {
         Level::Avx2
     } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
         && cfg!(target_feature = "sse4.1")
@@ -337,10 +352,15 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
     }
     match level {
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `level()` (or the caller, for tests) established AVX2 support.
+        // SAFETY: `supports` established AVX-512 F and BW support.
+        Level::Avx512 if supports(Level::Avx512) => {
+            Some(unsafe { x86::avx512::validate::<R>(bytes) })
+        }
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: `supports` established AVX2 support.
         Level::Avx2 if supports(Level::Avx2) => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: as above, for SSE4.1.
+        // SAFETY: `supports` established SSE4.1 support.
         Level::Sse41 if supports(Level::Sse41) => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
         #[cfg(target_arch = "aarch64")]
         // SAFETY: NEON is part of the aarch64 baseline that Rust targets.
@@ -353,7 +373,7 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
 pub fn supports(level: Level) -> bool {
     match level {
         Level::Portable => true,
-        Level::Avx2 | Level::Sse41 | Level::Neon => {
+        Level::Avx512 | Level::Avx2 | Level::Sse41 | Level::Neon => {
             let best = level_rank(self::level());
             match level {
                 Level::Neon => cfg!(target_arch = "aarch64"),
@@ -371,6 +391,7 @@ fn level_rank(level: Level) -> u8 {
         Level::Portable | Level::Neon => 1,
         Level::Sse41 => 2,
         Level::Avx2 => 3,
+        Level::Avx512 => 4,
     }
 }
 

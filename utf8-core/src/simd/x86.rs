@@ -153,3 +153,79 @@ pub(crate) mod sse41 {
 
     crate::simd::algorithm!("sse4.1");
 }
+
+pub(crate) mod avx512 {
+    use super::*;
+
+    /// One 64-byte vector: a whole block.
+    #[derive(Clone, Copy)]
+    pub(crate) struct V(__m512i);
+
+    // SAFETY (for every method): callers run with AVX-512F and AVX-512BW
+    // enabled; loads read exactly 64 bytes from a pointer the caller
+    // guarantees valid for them.
+    impl V {
+        pub(crate) const LANES: usize = 64;
+
+        #[inline(always)]
+        pub(crate) unsafe fn load(ptr: *const u8) -> V {
+            unsafe { V(_mm512_loadu_si512(ptr.cast())) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            unsafe { V(_mm512_set1_epi8(byte as i8)) }
+        }
+        /// A 16-entry table in all four 128-bit lanes, as `vpshufb` indexes per lane.
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            unsafe {
+                V(_mm512_broadcast_i32x4(_mm_loadu_si128(
+                    entries.as_ptr().cast(),
+                )))
+            }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn or(self, other: V) -> V {
+            unsafe { V(_mm512_or_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn and(self, other: V) -> V {
+            unsafe { V(_mm512_and_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn xor(self, other: V) -> V {
+            unsafe { V(_mm512_xor_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn high_nibbles(self) -> V {
+            unsafe {
+                V(_mm512_and_si512(
+                    _mm512_srli_epi16(self.0, 4),
+                    _mm512_set1_epi8(0x0F),
+                ))
+            }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn low_nibbles(self) -> V {
+            unsafe { V(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn lookup(self, index: V) -> V {
+            unsafe { V(_mm512_shuffle_epi8(self.0, index.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+            unsafe { V(_mm512_subs_epu8(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn is_ascii(self) -> bool {
+            unsafe { _mm512_movepi8_mask(self.0) == 0 }
+        }
+        #[inline(always)]
+        pub(crate) unsafe fn any(self) -> bool {
+            unsafe { _mm512_test_epi8_mask(self.0, self.0) != 0 }
+        }
+    }
+
+    crate::simd::algorithm!("avx512f,avx512bw");
+}
