@@ -61,10 +61,10 @@ pub const SIMD_THRESHOLD: usize = 64;
 /// The fastest path this CPU has for `R`.
 #[inline]
 fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD {
-        if let Some(result) = simd::validate_at::<R>(simd::level(), bytes) {
-            return result;
-        }
+    if bytes.len() >= SIMD_THRESHOLD
+        && let Some(result) = simd::validate_at::<R>(simd::level(), bytes)
+    {
+        return result;
     }
     shift::validate::<R>(bytes)
 }

@@ -151,12 +151,21 @@ macro_rules! algorithm {
         unsafe fn check_block<R: Ruleset>(r: &Registers, at: *const u8) -> (V, V) {
             // SAFETY: forwarded from the caller.
             unsafe {
-                let mut error = check::<R>(r, at);
-                for i in 1..VECTORS {
-                    error = error.or(check::<R>(r, at.add(i * V::LANES)));
-                }
+                let error = (0..VECTORS).fold(V::splat(0), |e, i| {
+                    e.or(check::<R>(r, at.add(i * V::LANES)))
+                });
                 let last = V::load(at.add(BLOCK - V::LANES));
                 (error, last.saturating_sub(r.incomplete))
+            }
+        }
+
+        /// The OR of the block's vectors: its high bits say whether it is all ASCII.
+        #[inline(always)]
+        unsafe fn block_or(at: *const u8) -> V {
+            // SAFETY: the caller guarantees `at .. at + BLOCK` is readable and runs
+            // with this module's target feature.
+            unsafe {
+                (0..VECTORS).fold(V::splat(0), |acc, i| acc.or(V::load(at.add(i * V::LANES))))
             }
         }
 
@@ -202,11 +211,7 @@ macro_rules! algorithm {
                 let mut since_test = 0;
                 while pos + BLOCK <= len {
                     let at = ptr.add(pos);
-                    let mut any_high = V::load(at);
-                    for i in 1..VECTORS {
-                        any_high = any_high.or(V::load(at.add(i * V::LANES)));
-                    }
-                    if R::SIMD_ASCII_SKIP && any_high.is_ascii() {
+                    if R::SIMD_ASCII_SKIP && block_or(at).is_ascii() {
                         // ASCII reads to the check like boundary bytes: all that can
                         // fail in a run of it is a sequence left open before the run.
                         error = error.or(prev_incomplete);
@@ -215,12 +220,7 @@ macro_rules! algorithm {
                         }
                         pos += BLOCK;
                         while pos + BLOCK <= len {
-                            let at = ptr.add(pos);
-                            let mut any_high = V::load(at);
-                            for i in 1..VECTORS {
-                                any_high = any_high.or(V::load(at.add(i * V::LANES)));
-                            }
-                            if !any_high.is_ascii() {
+                            if !block_or(ptr.add(pos)).is_ascii() {
                                 break;
                             }
                             pos += BLOCK;

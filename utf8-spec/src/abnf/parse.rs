@@ -389,25 +389,25 @@ impl<'a> Parser<'a> {
             self.next += 1;
             max = self.adjacent_number();
         }
-        if repeated {
-            if let Some(token) = self.peek() {
-                if token.spaced && starts_element(&token.kind) {
-                    return Err(syntax(
-                        "a repeat count must be written right before the element it repeats, without whitespace",
-                        token.position,
-                    ));
-                }
-            }
+        if repeated
+            && let Some(token) = self.peek()
+            && token.spaced
+            && starts_element(&token.kind)
+        {
+            return Err(syntax(
+                "a repeat count must be written right before the element it repeats, without whitespace",
+                token.position,
+            ));
         }
         let element = self.element()?;
         if !repeated {
             return Ok(element);
         }
         let min = min.unwrap_or(0);
-        if let Some(max) = max {
-            if max < min {
-                return Err(Error::at(ErrorKind::ReversedRepetition { min, max }, start));
-            }
+        if let Some(max) = max
+            && max < min
+        {
+            return Err(Error::at(ErrorKind::ReversedRepetition { min, max }, start));
         }
         Ok(Element::Repetition {
             min,
