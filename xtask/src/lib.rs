@@ -64,7 +64,32 @@ fn render(ruleset: &Ruleset) -> String {
         "## Minimal DFA\n\nState 0 starts, `*` marks accepting states, the last state is dead.\n\n```text\n{:?}```\n",
         derivation.minimal_dfa()
     );
-    let _ = writeln!(out, "## Tables\n\n```text\n{tables:?}```");
+    let _ = writeln!(out, "## Tables\n\n```text\n{tables:?}```\n");
+    match utf8_spec::shift::ShiftDfa::new(tables) {
+        Some(shift) => {
+            let _ = writeln!(
+                out,
+                "## Shift DFA\n\nOne row per byte value; a step is `state = ROWS[byte] >> state`.\n\n```text\n{shift:?}```\n"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "## Shift DFA\n\nNone: the states do not fit a `u128` row.\n"
+            );
+        }
+    }
+    match utf8_spec::simd::SimdTables::new(tables) {
+        Ok(simd) => {
+            let _ = writeln!(
+                out,
+                "## Vectorised check\n\nDerived from the minimal DFA by a cover search over the forbidden byte pairs, and proved to accept exactly the DFA's language by walking the product of the check's window automaton and the DFA.\n\n```text\n{simd:?}```"
+            );
+        }
+        Err(declined) => {
+            let _ = writeln!(out, "## Vectorised check\n\nDeclined: {declined}.");
+        }
+    }
     out
 }
 
