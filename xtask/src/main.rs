@@ -51,22 +51,39 @@ fn main() -> ExitCode {
         ["bench", rest @ ..] if rest.len() <= 1 => {
             let criterion_dir = root.join("target/criterion");
             if rest != ["--report"] {
-                let mut command = std::process::Command::new(
-                    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+                // Ratios are only meaningful within one run: drop earlier results.
+                if let Err(e) = std::fs::remove_dir_all(&criterion_dir)
+                    && e.kind() != std::io::ErrorKind::NotFound
+                {
+                    eprintln!("xtask: cannot clear {}: {e}", criterion_dir.display());
+                    return ExitCode::from(3);
+                }
+                let log_path = root.join("target/bench.log");
+                let log = match std::fs::File::create(&log_path) {
+                    Ok(log) => log,
+                    Err(e) => {
+                        eprintln!("xtask: cannot create {}: {e}", log_path.display());
+                        return ExitCode::from(3);
+                    }
+                };
+                eprintln!(
+                    "running the benchmarks; criterion's output goes to {}",
+                    log_path.display()
                 );
-                command.current_dir(&root).args([
-                    "bench",
-                    "-p",
-                    "utf8-bench",
-                    "--bench",
-                    "validate",
-                    "--",
-                ]);
-                command.args(rest);
-                match command.status() {
+                let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+                let status = std::process::Command::new(cargo)
+                    .current_dir(&root)
+                    .args(["bench", "-p", "utf8-bench", "--bench", "validate", "--"])
+                    .args(rest)
+                    .stdout(log)
+                    .status();
+                match status {
                     Ok(status) if status.success() => {}
                     Ok(status) => {
-                        eprintln!("xtask: cargo bench failed ({status})");
+                        eprintln!(
+                            "xtask: cargo bench failed ({status}); see {}",
+                            log_path.display()
+                        );
                         return ExitCode::from(1);
                     }
                     Err(e) => {

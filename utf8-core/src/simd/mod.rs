@@ -96,15 +96,62 @@ macro_rules! algorithm {
             }
         }
 
+        /// The vector of bytes `n` positions before `input`, which sits at `at`
+        /// after the vector `before` (read only with `V::SHUFFLE_PREV`).
+        #[inline(always)]
+        unsafe fn back(at: *const u8, input: V, before: V, n: usize) -> V {
+            // SAFETY: the caller guarantees the bytes before `at` are readable and
+            // runs with this module's target feature.
+            unsafe {
+                if V::SHUFFLE_PREV {
+                    input.prev(before, n)
+                } else {
+                    V::load(at.sub(n))
+                }
+            }
+        }
+
+        /// One table set's bits for each (previous byte, byte) pair.
+        #[inline(always)]
+        unsafe fn pair_bits<R: Ruleset>(
+            set: &[V; 4],
+            prev_high: V,
+            prev_low: V,
+            cur_high: V,
+            cur_low: V,
+        ) -> V {
+            // SAFETY: the caller runs with this module's target feature.
+            unsafe {
+                let bits = set[0]
+                    .lookup(prev_high)
+                    .and(set[1].lookup(prev_low))
+                    .and(set[2].lookup(cur_high));
+                if R::SIMD_NEEDS_CUR_LOW {
+                    bits.and(set[3].lookup(cur_low))
+                } else {
+                    bits
+                }
+            }
+        }
+
         /// The error bits of the vector at `at`; the `SIMD_MAX_SEQUENCE_LEN - 1`
-        /// bytes before it must be readable too.
+        /// bytes before it (a whole vector with `V::SHUFFLE_PREV`) must be
+        /// readable too.
         #[inline(always)]
         unsafe fn check<R: Ruleset>(r: &Registers, at: *const u8) -> V {
-            // SAFETY: the caller guarantees `at - (SIMD_MAX_SEQUENCE_LEN - 1) ..
-            // at + LANES` is readable and runs with this module's target feature.
+            // SAFETY: the caller guarantees `at - reach_back .. at + LANES` is
+            // readable and runs with this module's target feature.
             unsafe {
                 let input = V::load(at);
-                let prev1 = V::load(at.sub(1));
+                // The bytes 1..=5 positions back: shifted out of an aligned load of
+                // the vector before, or loaded directly; which is cheaper depends
+                // on the instruction set (see `V::SHUFFLE_PREV`).
+                let before = if V::SHUFFLE_PREV {
+                    V::load(at.sub(V::LANES))
+                } else {
+                    input
+                };
+                let prev1 = back(at, input, before, 1);
                 let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
                 let cur_high = input.high_nibbles();
                 let cur_low = if R::SIMD_NEEDS_CUR_LOW {
@@ -125,35 +172,44 @@ macro_rules! algorithm {
                 };
                 let mut error = pair(&r.sets[0]);
                 if R::SIMD_MAX_SEQUENCE_LEN > 2 {
-                    let mut must = V::load(at.sub(2)).saturating_sub(r.must_continue[0]);
+                    let mut must = back(at, input, before, 2).saturating_sub(r.must_continue[0]);
                     if R::SIMD_MAX_SEQUENCE_LEN > 3 {
-                        must = must.or(V::load(at.sub(3)).saturating_sub(r.must_continue[1]));
+                        must =
+                            must.or(back(at, input, before, 3).saturating_sub(r.must_continue[1]));
                     }
                     if R::SIMD_MAX_SEQUENCE_LEN > 4 {
-                        must = must.or(V::load(at.sub(4)).saturating_sub(r.must_continue[2]));
+                        must =
+                            must.or(back(at, input, before, 4).saturating_sub(r.must_continue[2]));
                     }
                     if R::SIMD_MAX_SEQUENCE_LEN > 5 {
-                        must = must.or(V::load(at.sub(5)).saturating_sub(r.must_continue[3]));
+                        must =
+                            must.or(back(at, input, before, 5).saturating_sub(r.must_continue[3]));
                     }
                     error = error.xor(must.and(r.high_bit));
                 }
                 if R::SIMD_SETS > 1 {
-                    error = error.or(pair(&r.sets[1]));
+                    error = error.or(pair_bits::<R>(
+                        &r.sets[1], prev_high, prev_low, cur_high, cur_low,
+                    ));
                 }
                 error
             }
         }
 
         /// Checks the block at `at` (with a sequence's worth of readable bytes
-        /// before it); returns
-        /// its error bits and whether it leaves a sequence open at its end.
+        /// before it); returns its error bits and whether it leaves a sequence
+        /// open at its end.
         #[inline(always)]
         unsafe fn check_block<R: Ruleset>(r: &Registers, at: *const u8) -> (V, V) {
             // SAFETY: forwarded from the caller.
             unsafe {
-                let error = (0..VECTORS).fold(V::splat(0), |e, i| {
-                    e.or(check::<R>(r, at.add(i * V::LANES)))
-                });
+                // Plain loops, no closures: a closure passed to a generic
+                // iterator adaptor is compiled without this module's target
+                // feature, and its intrinsics stop being inlined.
+                let mut error = V::splat(0);
+                for i in 0..VECTORS {
+                    error = error.or(check::<R>(r, at.add(i * V::LANES)));
+                }
                 let last = V::load(at.add(BLOCK - V::LANES));
                 (error, last.saturating_sub(r.incomplete))
             }
@@ -165,7 +221,11 @@ macro_rules! algorithm {
             // SAFETY: the caller guarantees `at .. at + BLOCK` is readable and runs
             // with this module's target feature.
             unsafe {
-                (0..VECTORS).fold(V::splat(0), |acc, i| acc.or(V::load(at.add(i * V::LANES))))
+                let mut acc = V::splat(0);
+                for i in 0..VECTORS {
+                    acc = acc.or(V::load(at.add(i * V::LANES)));
+                }
+                acc
             }
         }
 
@@ -177,9 +237,10 @@ macro_rules! algorithm {
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
             debug_assert!(bytes.len() >= BLOCK);
-            // SAFETY: loads in the main loop read `pos - frame .. pos + BLOCK` with
-            // `pos >= frame` and `pos + BLOCK <= len` (`frame`, the longest
-            // sequence minus one, is how far `check` reads back); the first and
+            // SAFETY: loads in the main loop read `pos - reach_back .. pos + BLOCK`
+            // with `pos >= reach_back` and `pos + BLOCK <= len` (`reach_back` is
+            // how far `check` reads back: a vector, or a sequence less one byte,
+            // both at most `BLOCK`); the first and
             // last blocks are read at offset `BLOCK` of local buffers of
             // `2 * BLOCK` bytes; the target feature is the caller's promise.
             unsafe {
@@ -200,9 +261,17 @@ macro_rules! algorithm {
                 // that leaves room to read a sequence back (positions checked twice
                 // are harmless): loads that straddle cache lines cost. Otherwise go
                 // on after the first block, which is aligned when the input is.
-                let frame = R::SIMD_MAX_SEQUENCE_LEN - 1;
+                let reach_back = if V::SHUFFLE_PREV {
+                    V::LANES
+                } else {
+                    R::SIMD_MAX_SEQUENCE_LEN - 1
+                };
                 let aligned = (BLOCK - ptr as usize % BLOCK) % BLOCK;
-                let mut pos = if aligned >= frame { aligned } else { BLOCK };
+                let mut pos = if aligned >= reach_back {
+                    aligned
+                } else {
+                    BLOCK
+                };
 
                 // The error register is tested after a run of ASCII and otherwise
                 // once every GROUP blocks; a failure is reported at the first block

@@ -12,6 +12,22 @@ pub(crate) struct V(uint8x16_t);
 // from a pointer the caller guarantees valid for them.
 impl V {
     pub(crate) const LANES: usize = 16;
+    /// `ext` is one cheap instruction; loads would straddle cache lines.
+    pub(crate) const SHUFFLE_PREV: bool = true;
+
+    /// The bytes `n` (1..=5) positions back.
+    #[inline(always)]
+    pub(crate) unsafe fn prev(self, before: V, n: usize) -> V {
+        unsafe {
+            V(match n {
+                1 => vextq_u8::<15>(before.0, self.0),
+                2 => vextq_u8::<14>(before.0, self.0),
+                3 => vextq_u8::<13>(before.0, self.0),
+                4 => vextq_u8::<12>(before.0, self.0),
+                _ => vextq_u8::<11>(before.0, self.0),
+            })
+        }
+    }
 
     #[inline(always)]
     pub(crate) unsafe fn load(ptr: *const u8) -> V {
