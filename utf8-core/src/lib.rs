@@ -58,13 +58,31 @@ ruleset!(
 /// registers and framing the last block would cost more than it saves.
 pub const SIMD_THRESHOLD: usize = 64;
 
+/// How many bytes the shift DFA reads before the vector check starts: enough
+/// to find an error at the very start of an input (common in text that is
+/// not UTF-8 at all) without paying for vector set-up.
+const SCALAR_LEAD: usize = 32;
+
 /// The fastest path this CPU has for `R`.
 #[inline]
 fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD
-        && let Some(result) = simd::validate_at::<R>(simd::level(), bytes)
-    {
-        return result;
+    if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
+        let level = simd::level();
+        if level != simd::Level::Portable {
+            let from = shift::lead::<R>(&bytes[..SCALAR_LEAD])?;
+            let rest = &bytes[from..];
+            let result = if rest.len() >= simd::BLOCK {
+                simd::validate_at::<R>(level, rest)
+            } else {
+                None
+            };
+            return result
+                .unwrap_or_else(|| shift::validate::<R>(rest))
+                .map_err(|e| Utf8Error {
+                    valid_up_to: from + e.valid_up_to,
+                    error_len: e.error_len,
+                });
+        }
     }
     shift::validate::<R>(bytes)
 }

@@ -60,6 +60,36 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     }
 }
 
+/// Reads the start of an input: the exact error if the automaton dies in
+/// `lead`, otherwise the end of the last complete sequence in it (where a
+/// faster path can start as at the start of an input). Only for rulesets
+/// whose start state is their one accepting state, as the vector check
+/// requires.
+#[inline]
+pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+    let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
+    if skip_ascii && lead.chunks(CHUNK).all(|c| c.iter().all(u8::is_ascii)) {
+        return Ok(lead.len());
+    }
+    let automaton = &R::AUTOMATON;
+    let mut state = automaton.start;
+    let mut boundary = 0;
+    for (i, &byte) in lead.iter().enumerate() {
+        state = automaton.next(state, byte);
+        if state == automaton.dead {
+            // The automaton died inside the lead, so the lead's error is the input's.
+            return Err(match automaton.validate_const(lead) {
+                Err(e) => e,
+                Ok(()) => unreachable!("the automaton died in the lead"),
+            });
+        }
+        if state == automaton.start {
+            boundary = i + 1;
+        }
+    }
+    Ok(boundary)
+}
+
 /// The exact error, from a point where the shift DFA was in accepting state `state`.
 #[cold]
 fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
