@@ -229,14 +229,13 @@ macro_rules! algorithm {
             }
         }
 
-        /// Checks `bytes` (at least `BLOCK` long); on failure returns a
-        /// position at or before the block where the check erred.
+        /// Checks `bytes`; on failure returns a position at or before the block
+        /// where the check erred.
         ///
         /// # Safety
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
-            debug_assert!(bytes.len() >= BLOCK);
             // SAFETY: loads in the main loop read `pos - reach_back .. pos + BLOCK`
             // with `pos >= reach_back` and `pos + BLOCK <= len` (`reach_back` is
             // how far `check` reads back: a vector, or a sequence less one byte,
@@ -247,6 +246,14 @@ macro_rules! algorithm {
                 let r = registers::<R>();
                 let ptr = bytes.as_ptr();
                 let len = bytes.len();
+
+                // A short input is one block framed by boundary bytes on both sides.
+                if len < BLOCK {
+                    let mut framed = [R::SIMD_BOUNDARY; 2 * BLOCK];
+                    framed[BLOCK..BLOCK + len].copy_from_slice(bytes);
+                    let (error, open) = check_block::<R>(&r, framed.as_ptr().add(BLOCK));
+                    return if error.or(open).any() { Err(0) } else { Ok(()) };
+                }
 
                 // The first block, after boundary bytes (the check assumes them
                 // before the input).
