@@ -657,7 +657,12 @@ fn interesting_lengths() -> Vec<usize> {
 }
 
 fn valid_text_at_every_length_and_alignment(test: &'static str, form: &Form) {
-    assert_eq!(utf8_core::SIMD_THRESHOLD, 64);
+    // The lengths must straddle the switch from the shift DFA to the vector paths.
+    let threshold = utf8_core::SIMD_THRESHOLD;
+    assert!(
+        (threshold - 1..=threshold + 1).all(|len| interesting_lengths().contains(&len)),
+        "interesting_lengths() must cover SIMD_THRESHOLD ({threshold}) and its neighbours"
+    );
     let mut suite = Suite::new(test, form);
     let mut input = Vec::new();
     for len in interesting_lengths() {

@@ -56,7 +56,7 @@ ruleset!(
 
 /// Inputs shorter than this go to the shift DFA: loading tables into vector
 /// registers and framing the last block would cost more than it saves.
-pub const SIMD_THRESHOLD: usize = 64;
+pub const SIMD_THRESHOLD: usize = 128;
 
 /// How many bytes the shift DFA reads before the vector check starts: enough
 /// to find an error at the very start of an input (common in text that is

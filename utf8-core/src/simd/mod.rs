@@ -215,6 +215,30 @@ macro_rules! algorithm {
             }
         }
 
+        /// The first of the blocks from `from` to `to` whose check errs (`from`
+        /// if none does alone): a failing group is narrowed to one block, so
+        /// that the exact error is looked for in 64 bytes rather than 256.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        unsafe fn first_failing_block<R: Ruleset>(
+            r: &Registers,
+            ptr: *const u8,
+            from: usize,
+            to: usize,
+        ) -> usize {
+            let mut at = from;
+            while at < to {
+                // SAFETY: the main loop read these blocks (and the bytes before
+                // them) just before; the target feature is the caller's.
+                if unsafe { check_block::<R>(r, ptr.add(at)).0.any() } {
+                    return at;
+                }
+                at += BLOCK;
+            }
+            from
+        }
+
         /// The OR of the block's vectors: its high bits say whether it is all ASCII.
         #[inline(always)]
         unsafe fn block_or(at: *const u8) -> V {
@@ -313,14 +337,14 @@ macro_rules! algorithm {
                     since_test += 1;
                     if since_test == GROUP {
                         if error.any() {
-                            return Err(tested);
+                            return Err(first_failing_block::<R>(&r, ptr, tested, pos));
                         }
                         tested = pos;
                         since_test = 0;
                     }
                 }
                 if error.any() {
-                    return Err(tested);
+                    return Err(first_failing_block::<R>(&r, ptr, tested, pos));
                 }
 
                 // The last, partial block: the bytes before it for context, then the
@@ -394,6 +418,31 @@ pub fn level() -> Level {
     #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
     {
         compile_time_level()
+    }
+}
+
+/// Whether the CPU has BMI2, for the shift DFA's variable shifts (detected
+/// once with `std`, from the enabled target features without it).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[inline]
+pub(crate) fn has_bmi2() -> bool {
+    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static BMI2: AtomicU8 = AtomicU8::new(0);
+        match BMI2.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let detected = std::is_x86_feature_detected!("bmi2");
+                BMI2.store(1 + u8::from(detected), Ordering::Relaxed);
+                detected
+            }
+        }
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
+    {
+        cfg!(target_feature = "bmi2")
     }
 }
 

@@ -191,6 +191,20 @@ pub(crate) mod sse41 {
     crate::simd::algorithm!("sse4.1");
 }
 
+pub(crate) mod bmi2 {
+    use crate::Utf8Error;
+    use crate::ruleset::Ruleset;
+
+    /// The shift DFA compiled with BMI2 (`shrx`).
+    ///
+    /// # Safety
+    /// The CPU must support BMI2.
+    #[target_feature(enable = "bmi2")]
+    pub(crate) unsafe fn shift_validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+        crate::shift::validate_inline::<R>(bytes)
+    }
+}
+
 pub(crate) mod avx512 {
     use super::*;
 
