@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use utf8_bench::{Kind, inputs};
+use utf8_bench::{Kind, inputs, read_only_pass};
 use utf8_core::paths::Path;
 use utf8_core::simd::Level;
 
@@ -63,6 +63,14 @@ fn bench(c: &mut Criterion) {
                     });
                 }
             }
+        }
+        // The bandwidth reference, on whole inputs only.
+        if let Kind::Whole { bytes, .. } = &input.kind
+            && read_only_pass(bytes).is_some()
+        {
+            group.bench_function("read-only pass", |b| {
+                b.iter(|| read_only_pass(black_box(bytes)))
+            });
         }
         group.finish();
     }

@@ -43,6 +43,41 @@ impl Input {
     }
 }
 
+/// The bandwidth reference: an AVX2 pass that reads every byte and only ORs
+/// them together (what any validator must at least do), or `None` on a CPU
+/// without AVX2.
+pub fn read_only_pass(bytes: &[u8]) -> Option<u8> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 support was just detected.
+            return Some(unsafe { read_only_avx2(bytes) });
+        }
+    }
+    let _ = bytes;
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn read_only_avx2(bytes: &[u8]) -> u8 {
+    use std::arch::x86_64::*;
+    let mut acc = _mm256_setzero_si256();
+    let mut blocks = bytes.chunks_exact(32);
+    for block in blocks.by_ref() {
+        // SAFETY: `block` is 32 readable bytes; unaligned loads are allowed.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        acc = _mm256_or_si256(acc, v);
+    }
+    let mut lanes = [0u8; 32];
+    // SAFETY: `lanes` is 32 writable bytes.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc) };
+    lanes
+        .iter()
+        .chain(blocks.remainder())
+        .fold(0, |a, &b| a | b)
+}
+
 /// The corpus directory beside the workspace.
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
