@@ -10,8 +10,6 @@ pub(crate) trait ShiftRow: Copy + Eq {
     fn step(self, state: Self) -> Self;
     fn and(self, other: Self) -> Self;
     fn bit(self, index: Self) -> bool;
-    /// The low 32 bits; offsets and masks are small.
-    fn to_u32(self) -> u32;
 }
 
 macro_rules! shift_row {
@@ -31,10 +29,7 @@ macro_rules! shift_row {
             fn bit(self, index: Self) -> bool {
                 self.wrapping_shr(index as u32) & 1 == 1
             }
-            #[inline(always)]
-            fn to_u32(self) -> u32 {
-                self as u32
-            }
+
         }
     )*};
 }

@@ -3,6 +3,7 @@
 //! setting up vector registers.
 
 use crate::Utf8Error;
+use crate::automaton::Automaton;
 use crate::ruleset::{Ruleset, ShiftRow};
 
 /// Bytes per step of the ASCII skip and per check for the dead state.
@@ -80,56 +81,80 @@ pub(crate) fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error>
 /// requires.
 #[inline]
 pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+    if !R::SHIFT_AVAILABLE {
+        return lead_by_automaton::<R>(lead);
+    }
     let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
-    if skip_ascii && lead.chunks(CHUNK).all(|c| c.iter().all(u8::is_ascii)) {
-        return Ok(lead.len());
-    }
+    let mask = R::SHIFT_FIELD_MASK;
+    let mut state = R::SHIFT_START;
     let mut boundary = 0;
-    if R::SHIFT_AVAILABLE {
-        let mask = R::SHIFT_FIELD_MASK;
-        let mut state = R::SHIFT_START;
-        for (i, &byte) in lead.iter().enumerate() {
+    let mut at = 0;
+    while at < lead.len() {
+        let chunk = &lead[at..lead.len().min(at + CHUNK)];
+        if skip_ascii && state.and(mask) == R::SHIFT_START && chunk.iter().all(u8::is_ascii) {
+            at += chunk.len();
+            boundary = at;
+            continue;
+        }
+        for &byte in chunk {
             state = R::SHIFT_ROWS[byte as usize].step(state);
-            if state.and(mask) == R::SHIFT_START {
-                boundary = i + 1;
+            let offset = state.and(mask);
+            if offset == R::SHIFT_DEAD {
+                // The start state is the one accepting state here, so the last
+                // return to it is where the valid prefix ends.
+                return Err(Automaton::invalid(boundary, at));
             }
-        }
-        if state.and(mask) != R::SHIFT_DEAD {
-            return Ok(boundary);
-        }
-    } else {
-        let automaton = &R::AUTOMATON;
-        let mut state = automaton.start;
-        for (i, &byte) in lead.iter().enumerate() {
-            state = automaton.next(state, byte);
-            if state == automaton.start {
-                boundary = i + 1;
+            at += 1;
+            if offset == R::SHIFT_START {
+                boundary = at;
             }
-        }
-        if state != automaton.dead {
-            return Ok(boundary);
         }
     }
-    // The automaton died inside the lead, so the lead's error is the input's.
-    Err(match R::AUTOMATON.validate_const(lead) {
-        Err(e) => e,
-        Ok(()) => unreachable!("the automaton died in the lead"),
-    })
+    Ok(boundary)
 }
 
-/// The exact error, from a point where the shift DFA was in accepting state `state`.
 #[cold]
-fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
-    let automaton_state = shift_to_table_state::<R>(state);
-    match R::AUTOMATON.validate_from(bytes, from, automaton_state) {
-        Err(e) => e,
-        Ok(()) => unreachable!("the shift DFA and the class tables come from the same automaton"),
+fn lead_by_automaton<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+    let automaton = &R::AUTOMATON;
+    let mut state = automaton.start;
+    let mut boundary = 0;
+    for (i, &byte) in lead.iter().enumerate() {
+        state = automaton.next(state, byte);
+        if state == automaton.dead {
+            return Err(Automaton::invalid(boundary, i));
+        }
+        if state == automaton.start {
+            boundary = i + 1;
+        }
     }
+    Ok(boundary)
 }
 
-/// A shift-DFA state's number in the class tables: state `s` sits at offset
-/// `s * field width`, and the field width is the number of bits in the mask.
-fn shift_to_table_state<R: Ruleset>(state: R::Row) -> u8 {
-    let offset = state.and(R::SHIFT_FIELD_MASK).to_u32();
-    (offset / R::SHIFT_FIELD_MASK.to_u32().count_ones()) as u8
+/// The exact error, from a point where the shift DFA was in accepting state
+/// `state`: one step at a time, noting where the valid prefix ends, until
+/// the DFA dies (or the input ends inside a sequence).
+#[cold]
+#[inline(never)]
+fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
+    let mask = R::SHIFT_FIELD_MASK;
+    let mut state = state;
+    let mut valid_up_to = from;
+    for (i, &byte) in bytes.iter().enumerate().skip(from) {
+        state = R::SHIFT_ROWS[byte as usize].step(state);
+        let offset = state.and(mask);
+        if offset == R::SHIFT_DEAD {
+            return Automaton::invalid(valid_up_to, i);
+        }
+        if R::SHIFT_ACCEPTING.bit(offset) {
+            valid_up_to = i + 1;
+        }
+    }
+    debug_assert!(
+        !R::SHIFT_ACCEPTING.bit(state.and(mask)),
+        "exact() is only called on invalid input"
+    );
+    Utf8Error {
+        valid_up_to,
+        error_len: None,
+    }
 }
