@@ -1,9 +1,6 @@
-//! Shared helpers of the test suites.
-//!
-//! Only plain code lives here: this crate is the package's library target, so
-//! it cannot see the dev-dependencies (`proptest`) that the test
-//! files use; the strategies stay in the test files and call into
-//! [`mutate`].
+//! Shared helpers of the test suites: input generators, reference loaders,
+//! and the proptest strategy of [`mutation`]s that turn valid input into
+//! nearly valid input (applied by [`mutate`]).
 
 use core::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -224,6 +221,25 @@ pub fn for_each_string(alphabet: &[u8], len: usize, check: impl Fn(&[u8]) + Sync
         }
     });
     (alphabet.len() as u64).pow(len as u32)
+}
+
+/// Random edits that turn valid input into nearly valid input: flips,
+/// inserts (of any byte, and of bytes that are never valid UTF-8),
+/// deletions, truncations, and splices of one of `splices`.
+pub fn mutation(
+    splices: &'static [&'static [u8]],
+) -> impl proptest::strategy::Strategy<Value = Mutation> {
+    use proptest::prelude::*;
+    let position = any::<usize>();
+    prop_oneof![
+        (position, any::<u8>()).prop_map(|(position, mask)| Mutation::Flip { position, mask }),
+        (position, any::<u8>()).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
+        (position, 0xF5u8..=0xFF).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
+        position.prop_map(|position| Mutation::Delete { position }),
+        position.prop_map(|position| Mutation::Truncate { position }),
+        (position, prop::sample::select(splices))
+            .prop_map(|(position, bytes)| Mutation::Splice { position, bytes }),
+    ]
 }
 
 /// One edit of a byte string, for turning valid input into nearly valid

@@ -8,7 +8,7 @@ use std::time::Instant;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use utf8_tests::{
-    Hex, Mutation, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
+    Hex, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
     for_each_string, kuhn_stress_test, mutate, same_display, std_error_parts,
 };
 
@@ -303,19 +303,6 @@ const MALFORMED: &[&[u8]] = &[
     b"\xBF",
 ];
 
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let position = any::<usize>();
-    prop_oneof![
-        (position, any::<u8>()).prop_map(|(position, mask)| Mutation::Flip { position, mask }),
-        (position, any::<u8>()).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
-        (position, 0xF5u8..=0xFF).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
-        position.prop_map(|position| Mutation::Delete { position }),
-        position.prop_map(|position| Mutation::Truncate { position }),
-        (position, prop::sample::select(MALFORMED))
-            .prop_map(|(position, bytes)| Mutation::Splice { position, bytes }),
-    ]
-}
-
 /// Characters of every encoded length; ASCII is weighted up so that runs
 /// long enough for the 16-byte ASCII fast path occur.
 fn any_text() -> impl Strategy<Value = String> {
@@ -369,7 +356,7 @@ proptest! {
     #[test]
     fn mutated_valid_text(
         text in any_text(),
-        mutations in prop::collection::vec(mutation(), 1..=4),
+        mutations in prop::collection::vec(utf8_tests::mutation(MALFORMED), 1..=4),
     ) {
         let mut bytes = text.into_bytes();
         for mutation in &mutations {

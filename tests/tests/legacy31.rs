@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use utf8_core::legacy31;
 use utf8_tests::{
-    Hex, Mutation, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
+    Hex, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
     for_each_string, kuhn_stress_test, mutate, std_error_parts,
 };
 
@@ -724,19 +724,6 @@ const SPLICES: &[&[u8]] = &[
     b"\xFD\xBF\xBF\xBF\xBF\xBF",
 ];
 
-fn mutation() -> impl Strategy<Value = Mutation> {
-    let position = any::<usize>();
-    prop_oneof![
-        (position, any::<u8>()).prop_map(|(position, mask)| Mutation::Flip { position, mask }),
-        (position, any::<u8>()).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
-        (position, 0xF5u8..=0xFF).prop_map(|(position, byte)| Mutation::Insert { position, byte }),
-        position.prop_map(|position| Mutation::Delete { position }),
-        position.prop_map(|position| Mutation::Truncate { position }),
-        (position, prop::sample::select(SPLICES))
-            .prop_map(|(position, bytes)| Mutation::Splice { position, bytes }),
-    ]
-}
-
 /// Values of every encoded length in equal measure (a uniform 31-bit value
 /// would nearly always take six bytes), surrogates excluded.
 fn legacy31_value() -> impl Strategy<Value = u32> {
@@ -806,7 +793,7 @@ proptest! {
     #[test]
     fn mutated_encoded_values(
         values in legacy31_values(),
-        mutations in prop::collection::vec(mutation(), 1..=4),
+        mutations in prop::collection::vec(utf8_tests::mutation(SPLICES), 1..=4),
     ) {
         let mut bytes = encode_all(&values);
         for mutation in &mutations {

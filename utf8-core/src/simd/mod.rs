@@ -159,18 +159,7 @@ macro_rules! algorithm {
                 } else {
                     cur_high
                 };
-                let pair = |set: &[V; 4]| {
-                    let bits = set[0]
-                        .lookup(prev_high)
-                        .and(set[1].lookup(prev_low))
-                        .and(set[2].lookup(cur_high));
-                    if R::SIMD_NEEDS_CUR_LOW {
-                        bits.and(set[3].lookup(cur_low))
-                    } else {
-                        bits
-                    }
-                };
-                let mut error = pair(&r.sets[0]);
+                let mut error = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
                 if R::SIMD_MAX_SEQUENCE_LEN > 2 {
                     let mut must = back(at, input, before, 2).saturating_sub(r.must_continue[0]);
                     if R::SIMD_MAX_SEQUENCE_LEN > 3 {
