@@ -223,6 +223,16 @@ pub fn for_each_string(alphabet: &[u8], len: usize, check: impl Fn(&[u8]) + Sync
     (alphabet.len() as u64).pow(len as u32)
 }
 
+/// The suites' proptest settings: `cases` cases, and failures reported in the
+/// test output rather than written into the source tree as regression files.
+pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// Random edits that turn valid input into nearly valid input: flips,
 /// inserts (of any byte, and of bytes that are never valid UTF-8),
 /// deletions, truncations, and splices of one of `splices`.

@@ -6,7 +6,6 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 use utf8_tests::{
     Hex, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
     for_each_string, kuhn_stress_test, mutate, same_display, std_error_parts,
@@ -316,18 +315,8 @@ fn any_text() -> impl Strategy<Value = String> {
     prop::collection::vec(character, 0..120).prop_map(String::from_iter)
 }
 
-fn proptest_config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 10_000,
-        // A failure is reported in the test output; no regression file is
-        // written into the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(utf8_tests::proptest_config(10_000))]
 
     #[test]
     fn random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {

@@ -9,7 +9,6 @@
 use std::time::Instant;
 
 use proptest::prelude::*;
-use proptest::test_runner::Config as ProptestConfig;
 use utf8_core::legacy31;
 use utf8_tests::{
     Hex, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
@@ -751,18 +750,8 @@ fn encode_all(values: &[u32]) -> Vec<u8> {
     bytes
 }
 
-fn proptest_config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 5_000,
-        // A failure is reported in the test output; no regression file is
-        // written into the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(utf8_tests::proptest_config(5_000))]
 
     #[test]
     fn random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
