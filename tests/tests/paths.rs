@@ -590,16 +590,7 @@ impl Filler {
             Filler::Ascii => out.extend(ascii(len)),
             Filler::Units(phase) => {
                 // Units right to left from the end; ASCII for what is left at the start.
-                let mut chosen = Vec::new();
-                let mut left = len;
-                for index in (phase..).map(|i| i % units.len()) {
-                    let unit = units[index];
-                    if unit.len() > left {
-                        break;
-                    }
-                    left -= unit.len();
-                    chosen.push(unit);
-                }
+                let (chosen, left) = pick_units(units, phase, len);
                 out.extend(ascii(left));
                 for unit in chosen.into_iter().rev() {
                     out.extend_from_slice(unit);
@@ -618,13 +609,8 @@ impl Filler {
         match self {
             Filler::Ascii => out.extend(ascii(len)),
             Filler::Units(phase) | Filler::UnitsThenAscii(phase) => {
-                let mut left = len;
-                for index in (phase..).map(|i| i % units.len()) {
-                    let unit = units[index];
-                    if unit.len() > left {
-                        break;
-                    }
-                    left -= unit.len();
+                let (chosen, left) = pick_units(units, phase, len);
+                for unit in chosen {
                     out.extend_from_slice(unit);
                 }
                 out.extend(ascii(left));
@@ -898,4 +884,20 @@ fn legacy31_each_error_at_each_position_after_multibyte_text() {
 #[test]
 fn legacy31_random_mutations() {
     random_mutations("legacy31 random", &LEGACY31, 40_000, 0x5EED_0031);
+}
+
+/// Units taken in turn from `phase` while they fit in `len` bytes, and the
+/// bytes left over for ASCII.
+fn pick_units<'u>(units: &[&'u [u8]], phase: usize, len: usize) -> (Vec<&'u [u8]>, usize) {
+    let mut chosen = Vec::new();
+    let mut left = len;
+    for index in (phase..).map(|i| i % units.len()) {
+        let unit = units[index];
+        if unit.len() > left {
+            break;
+        }
+        left -= unit.len();
+        chosen.push(unit);
+    }
+    (chosen, left)
 }
