@@ -79,6 +79,24 @@ pub enum ErrorKind {
         /// Maximum count.
         max: u32,
     },
+    /// A scalar value above U+10FFFF, the last one Unicode has.
+    ScalarTooLarge {
+        /// The value as given.
+        value: u32,
+    },
+    /// A range of scalar values whose end is below its start.
+    ReversedScalarRange {
+        /// First value of the range.
+        start: u32,
+        /// Last value of the range.
+        end: u32,
+    },
+    /// A set of scalar values with nothing in it, so there is nothing to validate.
+    EmptyScalarSet {
+        /// Whether ranges were given but held only surrogates (U+D800-DFFF),
+        /// which are not scalar values.
+        only_surrogates: bool,
+    },
     /// The derivation would exceed a size limit (automaton states, or NFA size
     /// from large repetition counts).
     TooLarge {
@@ -214,10 +232,38 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ReversedRepetition { min, max } => {
                 write!(f, "repetition {min}*{max} has a maximum below its minimum")
             }
+            ErrorKind::ScalarTooLarge { value } => write!(
+                f,
+                "{} is above U+10FFFF, the last Unicode scalar value",
+                U(*value)
+            ),
+            ErrorKind::ReversedScalarRange { start, end } => write!(
+                f,
+                "scalar range {}..{} ends below its start",
+                U(*start),
+                U(*end)
+            ),
+            ErrorKind::EmptyScalarSet {
+                only_surrogates: false,
+            } => f.write_str("the set of scalar values is empty, so there is nothing to validate"),
+            ErrorKind::EmptyScalarSet {
+                only_surrogates: true,
+            } => f.write_str(
+                "the ranges hold only surrogates (U+D800-DFFF), which are not scalar values, so there is nothing to validate",
+            ),
             ErrorKind::TooLarge { what, limit } => {
                 write!(f, "{what} exceeds the limit of {limit}")
             }
         }
+    }
+}
+
+/// A value in the `U+XXXX` notation of the Unicode standard: at least four hex digits.
+pub(crate) struct U(pub(crate) u32);
+
+impl fmt::Display for U {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "U+{:04X}", self.0)
     }
 }
 

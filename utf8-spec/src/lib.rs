@@ -60,6 +60,7 @@ mod byte_range;
 pub mod classes;
 pub mod dfa;
 mod error;
+pub mod explain;
 pub mod grammar;
 pub mod minimize;
 pub mod nfa;
