@@ -39,12 +39,22 @@ pub enum StateRole {
 pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
     let state_count = tables.state_count();
     let dead = tables.dead();
+    // What a state allows is one set of bytes, wherever they lead: adjacent
+    // runs into different states print as one range.
     let live = |state: u8| -> Vec<ByteRange> {
-        runs(&row(tables, state))
-            .into_iter()
-            .filter(|&(_, target)| target != dead)
-            .map(|(range, _)| range)
-            .collect()
+        let mut allowed: Vec<ByteRange> = Vec::new();
+        for (range, target) in runs(&row(tables, state)) {
+            if target == dead {
+                continue;
+            }
+            match allowed.last_mut() {
+                Some(last) if u16::from(last.end()) + 1 == u16::from(range.start()) => {
+                    *last = ByteRange::new(last.start(), range.end());
+                }
+                _ => allowed.push(range),
+            }
+        }
+        allowed
     };
     let countdowns = countdowns(tables);
     let paths = shortest_paths(tables);
