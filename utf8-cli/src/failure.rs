@@ -1,0 +1,41 @@
+//! Why a subcommand could not do its work, and the exit status that says so.
+
+use std::fmt;
+use std::process::ExitCode;
+
+/// A failure that ends the command.
+#[derive(Debug)]
+pub enum Failure {
+    /// The arguments name something that does not exist, or a file cannot be
+    /// read or written (exit status 2, as for clap's own usage errors).
+    Usage(String),
+    /// The spec was read but does not derive (exit status 3).
+    Spec(String),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Failure::Usage(_) => ExitCode::from(2),
+            Failure::Spec(_) => ExitCode::from(3),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Usage(message) | Failure::Spec(message) => f.write_str(message),
+        }
+    }
+}
+
+/// Writes `text` to standard output; a closed pipe or full disk is an I/O failure.
+pub fn print(text: &str) -> Result<(), Failure> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
+}
