@@ -4,8 +4,10 @@ use crate::Utf8Error;
 
 /// A view of one ruleset's derived tables (the `const` items that
 /// `utf8_macros::dfa_tables!` emits), with the validation loops over them.
+/// Public only for [`ruleset!`](crate::ruleset!)'s expansion.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Automaton {
+pub struct Automaton {
     pub(crate) byte_classes: &'static [u8; 256],
     pub(crate) transitions: &'static [u8],
     pub(crate) class_count: usize,
@@ -14,23 +16,41 @@ pub(crate) struct Automaton {
     pub(crate) accepting: &'static [bool],
 }
 
-/// Builds an [`Automaton`] from a module holding `dfa_tables!` output.
-macro_rules! automaton {
-    ($tables:path) => {{
-        use $tables as t;
-        $crate::automaton::Automaton {
-            byte_classes: &t::BYTE_CLASSES,
-            transitions: &t::TRANSITIONS,
-            class_count: t::CLASS_COUNT,
-            start: t::START_STATE,
-            dead: t::DEAD_STATE,
-            accepting: &t::ACCEPTING,
-        }
-    }};
-}
-pub(crate) use automaton;
-
 impl Automaton {
+    /// The automaton of `dfa_tables!` output.
+    pub const fn new(
+        byte_classes: &'static [u8; 256],
+        transitions: &'static [u8],
+        class_count: usize,
+        start: u8,
+        dead: u8,
+        accepting: &'static [bool],
+    ) -> Automaton {
+        Automaton {
+            byte_classes,
+            transitions,
+            class_count,
+            start,
+            dead,
+            accepting,
+        }
+    }
+
+    /// Whether the start state is the only accepting one: then every point
+    /// where the input so far is valid is a point where a fresh sequence
+    /// starts, and the fast paths may begin there. WTF-8 is a ruleset where
+    /// it is not (after a lead surrogate the input may end, but a trail
+    /// surrogate may not come next).
+    pub(crate) const fn only_start_accepts(&self) -> bool {
+        let mut state = 0;
+        while state < self.accepting.len() {
+            if self.accepting[state] && state != self.start as usize {
+                return false;
+            }
+            state += 1;
+        }
+        true
+    }
     #[inline(always)]
     pub(crate) const fn next(&self, state: u8, byte: u8) -> u8 {
         self.transitions
@@ -80,7 +100,7 @@ impl Automaton {
     }
 
     /// Validates `bytes` one byte at a time; usable in `const` contexts.
-    pub(crate) const fn validate_const(&self, bytes: &[u8]) -> Result<(), Utf8Error> {
+    pub const fn validate_const(&self, bytes: &[u8]) -> Result<(), Utf8Error> {
         self.validate_from(bytes, 0, self.start)
     }
 
@@ -116,5 +136,35 @@ impl Automaton {
                 error_len: None,
             })
         }
+    }
+}
+
+/// Where a run of the automaton over part of a stream got to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Progress {
+    /// The state after the last byte.
+    pub(crate) state: u8,
+    /// The end of the last complete sequence, if one ended in the part read.
+    pub(crate) last_accept: Option<usize>,
+}
+
+impl Automaton {
+    /// Runs `bytes` from `state`, for input that continues earlier input.
+    /// `Err(index)` is the index in `bytes` of the byte that killed the
+    /// automaton, with the last accepting point before it.
+    #[inline]
+    pub(crate) fn resume(&self, state: u8, bytes: &[u8]) -> Result<Progress, (usize, Option<usize>)> {
+        let mut state = state;
+        let mut last_accept = None;
+        for (index, &byte) in bytes.iter().enumerate() {
+            state = self.next(state, byte);
+            if state == self.dead {
+                return Err((index, last_accept));
+            }
+            if self.is_accepting(state) {
+                last_accept = Some(index + 1);
+            }
+        }
+        Ok(Progress { state, last_accept })
     }
 }

@@ -16,43 +16,69 @@
 //! [RFC 3629 §4](https://www.rfc-editor.org/rfc/rfc3629#section-4) as the
 //! RFC prints it; no table in this crate is written by hand.
 //!
+//! # Beyond UTF-8
+//!
+//! The same machinery runs every [`Ruleset`]: the dialects in [`cesu8`],
+//! [`mutf8`], [`wtf8`] and [`rfc2279`] (and `legacy31` behind a feature),
+//! and rulesets of your own, from ABNF or from a set of scalar ranges, that
+//! [`ruleset!`] derives at compile time. Each gets one-shot validation, the
+//! streaming [`Validator`], [`Decode`] and [`Chunks`].
+//!
 //! # Features
-//! - `std` (default): nothing yet beyond `core` — [`Utf8Error`] implements
-//!   `core::error::Error` either way; kept so that `std`-only conveniences can
-//!   arrive without breaking `default-features = false` users.
+//! - `alloc`: [`from_utf8_lossy`].
+//! - `std` (default; implies `alloc`): [`ValidatingReader`] and
+//!   [`ValidatingBufReader`]. [`Utf8Error`] implements `core::error::Error`
+//!   either way.
 //! - `legacy-31bit`: the `legacy31` module, the 31-bit form of RFC 2279 as
 //!   Onigmo's `USE_UTF8_31BITS` accepts it.
 
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
 mod automaton;
-// Only the legacy form decodes to `u32` so far; UTF-8 itself decodes with `str::chars`.
-#[cfg(feature = "legacy-31bit")]
+mod chunks;
 mod decode;
+mod dialects;
 mod error;
-#[cfg(feature = "legacy-31bit")]
-pub mod legacy31;
+#[cfg(feature = "std")]
+mod io;
 pub mod paths;
 mod ruleset;
 mod shift;
 pub mod simd;
 mod str_cast;
+mod stream;
 pub mod tables;
 
-#[cfg(feature = "legacy-31bit")]
+pub use chunks::{Chunk, Chunks, Utf8Chunk, Utf8Chunks};
 pub use decode::Decode;
+#[cfg(feature = "legacy-31bit")]
+pub use dialects::legacy31;
+pub use dialects::{cesu8, mutf8, rfc2279, wtf8};
 pub use error::Utf8Error;
+#[cfg(feature = "std")]
+pub use io::{ValidatingBufReader, ValidatingReader};
+pub use ruleset::{Ruleset, Value};
+pub use stream::Validator;
 
-use ruleset::{Ruleset, ruleset};
+/// What [`ruleset!`] expands to needs; not an API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::automaton::Automaton;
+    pub use utf8_macros::dfa_tables;
+}
 
-ruleset!(
-    /// RFC 3629 UTF-8.
-    Rfc3629 = rfc3629
-);
+/// RFC 3629 UTF-8: the ruleset of [`from_utf8`], and the default of every
+/// generic type here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rfc3629;
+crate::ruleset!(@impl Rfc3629, "rfc3629", tables::rfc3629);
+crate::ruleset!(@inherent pub Rfc3629);
 
 /// Inputs shorter than this go to the shift DFA: loading tables into vector
 /// registers and framing the last block would cost more than it saves.
@@ -65,10 +91,10 @@ const SCALAR_LEAD: usize = 32;
 
 /// The fastest path this CPU has for `R`.
 #[inline]
-fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
         let level = simd::level();
-        if level != simd::Level::Portable {
+        if level != simd::Level::Portable && const { R::AUTOMATON.only_start_accepts() } {
             let from = shift::lead::<R>(&bytes[..SCALAR_LEAD])?;
             let rest = &bytes[from..];
             let result = if rest.len() >= simd::BLOCK {
@@ -139,4 +165,53 @@ pub const fn from_utf8_const(v: &[u8]) -> Result<&str, Utf8Error> {
         Ok(()) => Ok(str_cast::validated(v)),
         Err(e) => Err(e),
     }
+}
+
+/// The characters of `bytes` as RFC 3629 UTF-8, with an error item for each
+/// maximal invalid subpart; see [`Decode`].
+pub fn decode(bytes: &[u8]) -> Decode<'_> {
+    Decode::new(bytes)
+}
+
+/// `bytes` as runs of valid UTF-8, each followed by the invalid bytes that
+/// end it: `<[u8]>::utf8_chunks`, plus [`Utf8Chunk::is_incomplete`].
+///
+/// ```
+/// let kinds: Vec<_> = utf8_core::utf8_chunks(b"a\xFFb\xF0\x9F")
+///     .map(|c| (c.valid(), c.invalid(), c.is_incomplete()))
+///     .collect();
+/// assert_eq!(kinds, [("a", &b"\xFF"[..], false), ("b", &b"\xF0\x9F"[..], true)]);
+/// ```
+pub fn utf8_chunks(bytes: &[u8]) -> Utf8Chunks<'_> {
+    Utf8Chunks::new(bytes)
+}
+
+/// `String::from_utf8_lossy`: the input as a string, with each maximal
+/// invalid subpart (and an incomplete sequence at the end) replaced by one
+/// U+FFFD REPLACEMENT CHARACTER; borrowed when the input is valid.
+///
+/// ```
+/// assert_eq!(utf8_core::from_utf8_lossy(b"caf\xC3\xA9"), "café");
+/// // F0 80 is no sequence's prefix (F0 needs 90-BF): two replacements.
+/// assert_eq!(utf8_core::from_utf8_lossy(b"a\xF0\x80b\xE2\x82"), "a\u{FFFD}\u{FFFD}b\u{FFFD}");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+    use alloc::borrow::Cow;
+    use alloc::string::String;
+    let mut chunks = utf8_chunks(bytes);
+    let Some(first) = chunks.next() else {
+        return Cow::Borrowed("");
+    };
+    if first.invalid().is_empty() {
+        return Cow::Borrowed(first.valid());
+    }
+    let mut text = String::with_capacity(bytes.len() + 2);
+    for chunk in core::iter::once(first).chain(chunks) {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    Cow::Owned(text)
 }

@@ -2,10 +2,12 @@
 //! validation path is written once, generic over the ruleset, and each
 //! instance sees its tables as constants.
 
+use crate::Utf8Error;
 use crate::automaton::Automaton;
 
 /// The integer types that shift-DFA rows come in.
-pub(crate) trait ShiftRow: Copy + Eq {
+#[doc(hidden)]
+pub trait ShiftRow: Copy + Eq {
     /// `self >> (state mod BITS)`: what one step of the shift DFA computes.
     fn step(self, state: Self) -> Self;
     fn and(self, other: Self) -> Self;
@@ -35,58 +37,209 @@ macro_rules! shift_row {
 }
 shift_row!(u32, u64, u128);
 
-/// Everything `dfa_tables!` emits for one ruleset.
-pub(crate) trait Ruleset {
-    const AUTOMATON: Automaton;
-
-    type Row: ShiftRow;
-    const SHIFT_AVAILABLE: bool;
-    const SHIFT_ROWS: [Self::Row; 256];
-    const SHIFT_START: Self::Row;
-    const SHIFT_DEAD: Self::Row;
-    const SHIFT_FIELD_MASK: Self::Row;
-    const SHIFT_ACCEPTING: Self::Row;
-
-    const SIMD_AVAILABLE: bool;
-    const SIMD_SETS: usize;
-    const SIMD_TABLES: [[[u8; 16]; 4]; 2];
-    const SIMD_NEEDS_CUR_LOW: bool;
-    const SIMD_MAX_SEQUENCE_LEN: usize;
-    const SIMD_MUST_CONTINUE: [u8; 4];
-    const SIMD_INCOMPLETE: [u8; 5];
-    const SIMD_BOUNDARY: u8;
-    const SIMD_ASCII_SKIP: bool;
-    const SIMD_MAX_LAG: usize;
-    const IS_CONTINUATION: [bool; 256];
+/// What decoding a ruleset yields: `char` when the derivation proved that
+/// every sequence decodes to a Unicode scalar value, `u32` otherwise (see
+/// `utf8_spec::values`).
+pub trait Value: Copy + core::fmt::Debug + Eq + Ord + core::hash::Hash + sealed::Sealed {
+    #[doc(hidden)]
+    fn from_code_point(value: u32) -> Self;
 }
 
-/// Implements [`Ruleset`] for `$name` from the `dfa_tables!` output in
-/// `crate::tables::$m`.
+impl Value for char {
+    #[inline]
+    fn from_code_point(value: u32) -> char {
+        // The derivation proved that this ruleset's values are scalar values,
+        // so the replacement is never taken; it keeps this free of `unsafe`.
+        char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER)
+    }
+}
+
+impl Value for u32 {
+    #[inline]
+    fn from_code_point(value: u32) -> u32 {
+        value
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for char {}
+    impl Sealed for u32 {}
+}
+
+/// A language of byte strings whose validating automaton was derived at
+/// compile time: RFC 3629 UTF-8 ([`Rfc3629`](crate::Rfc3629)), one of the
+/// dialects in this crate, or one you define with [`ruleset!`](crate::ruleset!).
+///
+/// Everything generic in this crate ([`Validator`](crate::Validator),
+/// [`Decode`](crate::Decode), [`Chunks`](crate::Chunks)) takes a ruleset as a
+/// type parameter. The items are the derived tables; they are hidden because
+/// they are only meant to be written by [`ruleset!`](crate::ruleset!).
+pub trait Ruleset {
+    /// The name the tables were derived under.
+    const NAME: &'static str;
+    /// What decoding yields: `char` or `u32`.
+    type Value: Value;
+
+    #[doc(hidden)]
+    const AUTOMATON: Automaton;
+
+    #[doc(hidden)]
+    type Row: ShiftRow;
+    #[doc(hidden)]
+    const SHIFT_AVAILABLE: bool;
+    #[doc(hidden)]
+    const SHIFT_ROWS: [Self::Row; 256];
+    #[doc(hidden)]
+    const SHIFT_START: Self::Row;
+    #[doc(hidden)]
+    const SHIFT_DEAD: Self::Row;
+    #[doc(hidden)]
+    const SHIFT_FIELD_MASK: Self::Row;
+    #[doc(hidden)]
+    const SHIFT_ACCEPTING: Self::Row;
+
+    #[doc(hidden)]
+    const SIMD_AVAILABLE: bool;
+    #[doc(hidden)]
+    const SIMD_SETS: usize;
+    #[doc(hidden)]
+    const SIMD_TABLES: [[[u8; 16]; 4]; 2];
+    #[doc(hidden)]
+    const SIMD_NEEDS_CUR_LOW: bool;
+    #[doc(hidden)]
+    const SIMD_MAX_SEQUENCE_LEN: usize;
+    #[doc(hidden)]
+    const SIMD_MUST_CONTINUE: [u8; 4];
+    #[doc(hidden)]
+    const SIMD_INCOMPLETE: [u8; 5];
+    #[doc(hidden)]
+    const SIMD_BOUNDARY: u8;
+    #[doc(hidden)]
+    const SIMD_ASCII_SKIP: bool;
+    #[doc(hidden)]
+    const SIMD_MAX_LAG: usize;
+    #[doc(hidden)]
+    const IS_CONTINUATION: [bool; 256];
+
+    /// Checks that `bytes` is in the language, on the fastest path this CPU
+    /// has for it. Errors mean what they mean for [`crate::from_utf8`].
+    #[inline]
+    fn validate(bytes: &[u8]) -> Result<(), Utf8Error>
+    where
+        Self: Sized,
+    {
+        crate::validate::<Self>(bytes)
+    }
+}
+
+/// Defines a ruleset type from a spec, derived at compile time: inline ABNF,
+/// an ABNF file, a set of Unicode scalar ranges, or a built-in ruleset by
+/// name. The type implements [`Ruleset`] and gets the same API as the
+/// built-in ones: `validate`, `validate_const`, `decode`, `chunks` and
+/// `validator` as associated functions.
+///
+/// ```
+/// utf8_core::ruleset! {
+///     /// ASCII without control characters other than tab and newline.
+///     pub struct PrintableAscii {
+///         abnf = "text = *( %x09 / %x0A / %x20-7E )\n", start = "text"
+///     }
+/// }
+/// assert!(PrintableAscii::validate(b"key\tvalue\n").is_ok());
+/// // A bell is not printable: one invalid byte at index 3.
+/// let e = PrintableAscii::validate(b"key\x07").unwrap_err();
+/// assert_eq!((e.valid_up_to(), e.error_len()), (3, Some(1)));
+/// // The derivation proves these values are scalar values: they decode to `char`.
+/// let chars: Vec<char> = PrintableAscii::decode(b"a\t").map(Result::unwrap).collect();
+/// assert_eq!(chars, ['a', '\t']);
+/// ```
+///
+/// The spec between the braces is what `utf8_macros::dfa_tables!` takes:
+/// `ruleset = "cesu8"`, `abnf = "...", start = "rule"`,
+/// `abnf_file = "path/from/your/Cargo.toml/dir.abnf", start = "rule"` (the
+/// file is tracked: editing it rebuilds), or `scalars = [...]`. A spec that
+/// does not derive is a compile error pointing at it.
+#[macro_export]
 macro_rules! ruleset {
-    ($(#[$doc:meta])* $name:ident = $m:ident) => {
-        $(#[$doc])*
-        pub(crate) struct $name;
-        impl $crate::ruleset::Ruleset for $name {
-            const AUTOMATON: $crate::automaton::Automaton = $crate::automaton::automaton!($crate::tables::$m);
-            type Row = $crate::tables::$m::ShiftRow;
-            const SHIFT_AVAILABLE: bool = $crate::tables::$m::SHIFT_AVAILABLE;
-            const SHIFT_ROWS: [Self::Row; 256] = $crate::tables::$m::SHIFT_ROWS;
-            const SHIFT_START: Self::Row = $crate::tables::$m::SHIFT_START;
-            const SHIFT_DEAD: Self::Row = $crate::tables::$m::SHIFT_DEAD;
-            const SHIFT_FIELD_MASK: Self::Row = $crate::tables::$m::SHIFT_FIELD_MASK;
-            const SHIFT_ACCEPTING: Self::Row = $crate::tables::$m::SHIFT_ACCEPTING;
-            const SIMD_AVAILABLE: bool = $crate::tables::$m::SIMD_AVAILABLE;
-            const SIMD_SETS: usize = $crate::tables::$m::SIMD_SETS;
-            const SIMD_TABLES: [[[u8; 16]; 4]; 2] = $crate::tables::$m::SIMD_TABLES;
-            const SIMD_NEEDS_CUR_LOW: bool = $crate::tables::$m::SIMD_NEEDS_CUR_LOW;
-            const SIMD_MAX_SEQUENCE_LEN: usize = $crate::tables::$m::SIMD_MAX_SEQUENCE_LEN;
-            const SIMD_MUST_CONTINUE: [u8; 4] = $crate::tables::$m::SIMD_MUST_CONTINUE;
-            const SIMD_INCOMPLETE: [u8; 5] = $crate::tables::$m::SIMD_INCOMPLETE;
-            const SIMD_BOUNDARY: u8 = $crate::tables::$m::SIMD_BOUNDARY;
-            const SIMD_ASCII_SKIP: bool = $crate::tables::$m::SIMD_ASCII_SKIP;
-            const SIMD_MAX_LAG: usize = $crate::tables::$m::SIMD_MAX_LAG;
-            const IS_CONTINUATION: [bool; 256] = $crate::tables::$m::IS_CONTINUATION;
+    ($(#[$attr:meta])* $vis:vis struct $name:ident { $($spec:tt)* }) => {
+        $(#[$attr])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        $vis struct $name;
+        const _: () = {
+            mod tables {
+                $crate::__private::dfa_tables!($($spec)*);
+            }
+            $crate::ruleset!(@impl $name, ::core::stringify!($name), tables);
+        };
+        $crate::ruleset!(@inherent $vis $name);
+    };
+    (@impl $name:ident, $label:expr, $($tables:ident)::+) => {
+        impl $crate::Ruleset for $name {
+            const NAME: &'static str = $label;
+            type Value = $($tables)::+::Value;
+            const AUTOMATON: $crate::__private::Automaton = $crate::__private::Automaton::new(
+                &$($tables)::+::BYTE_CLASSES,
+                &$($tables)::+::TRANSITIONS,
+                $($tables)::+::CLASS_COUNT,
+                $($tables)::+::START_STATE,
+                $($tables)::+::DEAD_STATE,
+                &$($tables)::+::ACCEPTING,
+            );
+            type Row = $($tables)::+::ShiftRow;
+            const SHIFT_AVAILABLE: bool = $($tables)::+::SHIFT_AVAILABLE;
+            const SHIFT_ROWS: [Self::Row; 256] = $($tables)::+::SHIFT_ROWS;
+            const SHIFT_START: Self::Row = $($tables)::+::SHIFT_START;
+            const SHIFT_DEAD: Self::Row = $($tables)::+::SHIFT_DEAD;
+            const SHIFT_FIELD_MASK: Self::Row = $($tables)::+::SHIFT_FIELD_MASK;
+            const SHIFT_ACCEPTING: Self::Row = $($tables)::+::SHIFT_ACCEPTING;
+            const SIMD_AVAILABLE: bool = $($tables)::+::SIMD_AVAILABLE;
+            const SIMD_SETS: usize = $($tables)::+::SIMD_SETS;
+            const SIMD_TABLES: [[[u8; 16]; 4]; 2] = $($tables)::+::SIMD_TABLES;
+            const SIMD_NEEDS_CUR_LOW: bool = $($tables)::+::SIMD_NEEDS_CUR_LOW;
+            const SIMD_MAX_SEQUENCE_LEN: usize = $($tables)::+::SIMD_MAX_SEQUENCE_LEN;
+            const SIMD_MUST_CONTINUE: [u8; 4] = $($tables)::+::SIMD_MUST_CONTINUE;
+            const SIMD_INCOMPLETE: [u8; 5] = $($tables)::+::SIMD_INCOMPLETE;
+            const SIMD_BOUNDARY: u8 = $($tables)::+::SIMD_BOUNDARY;
+            const SIMD_ASCII_SKIP: bool = $($tables)::+::SIMD_ASCII_SKIP;
+            const SIMD_MAX_LAG: usize = $($tables)::+::SIMD_MAX_LAG;
+            const IS_CONTINUATION: [bool; 256] = $($tables)::+::IS_CONTINUATION;
+        }
+    };
+    (@inherent $vis:vis $name:ident) => {
+        #[allow(dead_code)]
+        impl $name {
+            /// Checks that `bytes` is in this ruleset's language, on the
+            /// fastest path this CPU has for it. Errors mean what they mean
+            /// for `core::str::from_utf8`: `valid_up_to` is the end of the
+            /// last complete sequence, `error_len` the length of the invalid
+            /// part (`None` when the input ends inside a sequence).
+            #[inline]
+            $vis fn validate(bytes: &[u8]) -> ::core::result::Result<(), $crate::Utf8Error> {
+                <Self as $crate::Ruleset>::validate(bytes)
+            }
+
+            /// [`validate`](Self::validate) for `const` contexts, one byte at a time.
+            $vis const fn validate_const(bytes: &[u8]) -> ::core::result::Result<(), $crate::Utf8Error> {
+                <Self as $crate::Ruleset>::AUTOMATON.validate_const(bytes)
+            }
+
+            /// The values encoded in `bytes`, with an error item for each
+            /// invalid part.
+            $vis fn decode(bytes: &[u8]) -> $crate::Decode<'_, Self> {
+                $crate::Decode::new(bytes)
+            }
+
+            /// `bytes` as runs of valid sequences, each followed by the
+            /// invalid or incomplete bytes that end it.
+            $vis fn chunks(bytes: &[u8]) -> $crate::Chunks<'_, Self> {
+                $crate::Chunks::new(bytes)
+            }
+
+            /// A streaming validator for input that arrives in pieces.
+            $vis fn validator() -> $crate::Validator<Self> {
+                $crate::Validator::for_ruleset()
+            }
         }
     };
 }
-pub(crate) use ruleset;

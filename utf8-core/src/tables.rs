@@ -12,3 +12,23 @@ pub mod rfc3629 {
 pub mod legacy31 {
     utf8_macros::dfa_tables!(ruleset = "legacy31");
 }
+
+/// CESU-8 (Unicode Technical Report #26), strict.
+pub mod cesu8 {
+    utf8_macros::dfa_tables!(ruleset = "cesu8");
+}
+
+/// Java's modified UTF-8 (JVMS §4.4.7, `DataOutput.writeUTF`).
+pub mod mutf8 {
+    utf8_macros::dfa_tables!(ruleset = "mutf8");
+}
+
+/// WTF-8: generalized UTF-8 without a lead surrogate followed by a trail surrogate.
+pub mod wtf8 {
+    utf8_macros::dfa_tables!(ruleset = "wtf8");
+}
+
+/// RFC 2279's shortest forms up to U+7FFFFFFF, surrogates allowed.
+pub mod rfc2279 {
+    utf8_macros::dfa_tables!(ruleset = "rfc2279");
+}

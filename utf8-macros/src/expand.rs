@@ -41,6 +41,10 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     );
     let shift = shift_items(derivation);
     let simd = simd_items(derivation);
+    let value_type = match utf8_spec::values::value_kind(tables) {
+        utf8_spec::values::ValueKind::Scalars => quote!(char),
+        utf8_spec::values::ValueKind::CodePoints => quote!(u32),
+    };
     let accepting_doc = format!(
         "Whether each state accepts (the input read so far is in the language); accepting states: {:?}.",
         tables.accepting_states()
@@ -63,6 +67,8 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
         pub const TRANSITIONS: [u8; #state_count * #class_count] = [#(#transitions),*];
         #[doc = "The ABNF rule the tables were derived from."]
         pub const START_RULE: &str = #start_rule;
+        #[doc = "What decoding yields: `char` when every sequence decodes to a Unicode scalar value, `u32` when some may be a surrogate or above U+10FFFF (see `utf8_spec::values`)."]
+        pub type Value = #value_type;
         #shift
         #simd
     }

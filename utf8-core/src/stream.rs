@@ -1,0 +1,197 @@
+//! Validating input that arrives in pieces.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::automaton::{Automaton, Progress};
+use crate::ruleset::Ruleset;
+use crate::{Rfc3629, Utf8Error};
+
+/// Validates a stream piece by piece, with the errors one-shot validation
+/// would give for the whole stream.
+///
+/// - [`update`](Self::update) reports an error as soon as it is certain:
+///   `valid_up_to` counts from the start of the stream, and `error_len`
+///   counts the bytes of the failing sequence even when they came in
+///   different pieces.
+/// - A sequence cut off at the end of a piece is not an error: the next piece
+///   may complete it. [`finish`](Self::finish) reports it if nothing did.
+/// - After an error the validator keeps returning it.
+///
+/// Each piece runs on the same vector or shift-DFA path as one-shot
+/// validation; only the few bytes that complete a sequence begun in the
+/// previous piece are read one at a time. (Rulesets with an accepting state
+/// besides the start state, such as WTF-8, are read a byte at a time
+/// throughout.)
+///
+/// ```
+/// let mut validator = utf8_core::Validator::new();
+/// // "€" is E2 82 AC, split across pieces.
+/// validator.update(b"price: \xE2")?;
+/// validator.update(b"\x82")?;
+/// validator.update(b"\xAC 5")?;
+/// validator.finish()?;
+///
+/// let mut validator = utf8_core::Validator::new();
+/// validator.update(b"abc\xE2\x82")?;
+/// let e = validator.finish().unwrap_err();
+/// assert_eq!((e.valid_up_to(), e.error_len()), (3, None));
+/// # Ok::<(), utf8_core::Utf8Error>(())
+/// ```
+pub struct Validator<R: Ruleset = Rfc3629> {
+    /// The automaton's state after the bytes read so far.
+    state: u8,
+    /// Bytes read so far.
+    read: usize,
+    /// The end of the last complete sequence.
+    valid_up_to: usize,
+    error: Option<Utf8Error>,
+    ruleset: PhantomData<R>,
+}
+
+impl Validator<Rfc3629> {
+    /// A validator at the start of an RFC 3629 stream. For another ruleset
+    /// `R`, `Validator::<R>::for_ruleset()` (or `R::validator()`).
+    pub const fn new() -> Validator<Rfc3629> {
+        Validator::for_ruleset()
+    }
+}
+
+impl<R: Ruleset> Validator<R> {
+    /// A validator at the start of a stream in ruleset `R`.
+    pub const fn for_ruleset() -> Validator<R> {
+        Validator {
+            state: R::AUTOMATON.start,
+            read: 0,
+            valid_up_to: 0,
+            error: None,
+            ruleset: PhantomData,
+        }
+    }
+
+    /// Reads the next piece of the stream.
+    pub fn update(&mut self, piece: &[u8]) -> Result<(), Utf8Error> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let automaton = &R::AUTOMATON;
+        let mut from = 0;
+        if !const { R::AUTOMATON.only_start_accepts() } {
+            // A point where the input so far is valid is then not always a
+            // point where the fast paths could start afresh (after a WTF-8
+            // lead surrogate, a trail surrogate may not follow), so the
+            // automaton carries its state through the whole piece.
+            return self.run(piece);
+        }
+        // Finish the sequence the last piece left open, a byte at a time,
+        // until the automaton is back at the start state.
+        while self.state != automaton.start && from < piece.len() {
+            self.run(&piece[from..from + 1])?;
+            from += 1;
+        }
+        let rest = &piece[from..];
+        if !rest.is_empty() {
+            match R::validate(rest) {
+                Ok(()) => {
+                    self.state = automaton.start;
+                    self.valid_up_to = self.read + rest.len();
+                    self.read += rest.len();
+                }
+                Err(error) if error.error_len().is_some() => {
+                    return Err(self.fail(Utf8Error {
+                        valid_up_to: self.read + error.valid_up_to(),
+                        error_len: error.error_len,
+                    }));
+                }
+                Err(error) => {
+                    // The piece ends inside a sequence, which starts at the end
+                    // of the valid prefix, in the start state.
+                    self.valid_up_to = self.read + error.valid_up_to();
+                    self.read += error.valid_up_to();
+                    self.state = automaton.start;
+                    self.run(&rest[error.valid_up_to()..])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the stream: an error if it ends inside a sequence (or if an
+    /// earlier piece was invalid).
+    pub fn finish(&self) -> Result<(), Utf8Error> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        if R::AUTOMATON.is_accepting(self.state) {
+            Ok(())
+        } else {
+            Err(Utf8Error {
+                valid_up_to: self.valid_up_to,
+                error_len: None,
+            })
+        }
+    }
+
+    /// The length of the valid prefix of the stream so far: the end of the
+    /// last complete sequence.
+    pub fn valid_up_to(&self) -> usize {
+        self.error.map_or(self.valid_up_to, |e| e.valid_up_to)
+    }
+
+    /// The bytes read so far.
+    pub fn bytes_read(&self) -> usize {
+        self.read
+    }
+
+    /// Whether the bytes read so far end inside a sequence.
+    pub fn is_incomplete(&self) -> bool {
+        self.error.is_none() && !R::AUTOMATON.is_accepting(self.state)
+    }
+
+    /// Steps the automaton over `bytes`, the continuation of the stream.
+    fn run(&mut self, bytes: &[u8]) -> Result<(), Utf8Error> {
+        match R::AUTOMATON.resume(self.state, bytes) {
+            Ok(Progress { state, last_accept }) => {
+                if let Some(end) = last_accept {
+                    self.valid_up_to = self.read + end;
+                }
+                self.state = state;
+                self.read += bytes.len();
+                Ok(())
+            }
+            Err((index, last_accept)) => {
+                let valid_up_to = last_accept.map_or(self.valid_up_to, |end| self.read + end);
+                Err(self.fail(Automaton::invalid(valid_up_to, self.read + index)))
+            }
+        }
+    }
+
+    fn fail(&mut self, error: Utf8Error) -> Utf8Error {
+        self.error = Some(error);
+        error
+    }
+}
+
+impl<R: Ruleset> Default for Validator<R> {
+    fn default() -> Self {
+        Validator::for_ruleset()
+    }
+}
+
+impl<R: Ruleset> Clone for Validator<R> {
+    fn clone(&self) -> Self {
+        Validator { ..*self }
+    }
+}
+
+impl<R: Ruleset> fmt::Debug for Validator<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Validator")
+            .field("ruleset", &R::NAME)
+            .field("state", &self.state)
+            .field("bytes_read", &self.read)
+            .field("valid_up_to", &self.valid_up_to)
+            .field("error", &self.error)
+            .finish()
+    }
+}
