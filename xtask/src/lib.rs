@@ -2,10 +2,12 @@
 //!
 //! `bench` runs the criterion benchmarks and summarises them.
 //!
-//! `codegen` renders a readable copy of each built-in ruleset's derivation
-//! into `docs/tables/`. The copies are for review and docs only — the library
-//! derives its tables at compile time — and a test fails when a copy no longer
-//! matches what the derivation produces.
+//! `codegen` renders readable copies of each built-in ruleset's derivation:
+//! the tables into `docs/tables/`, and the derivation told step by step, with
+//! its correspondence to the seed documents' tables, into `docs/derivation/`.
+//! The copies are for review and docs only — the library derives its tables
+//! at compile time — and a test fails when a copy no longer matches what the
+//! derivation produces.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use std::path::{Path, PathBuf};
 use utf8_spec::rulesets::{BUILTIN, Ruleset};
 
 pub mod bench;
+mod derivation;
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
@@ -26,11 +29,17 @@ pub fn workspace_root() -> PathBuf {
 pub fn generated_files() -> Vec<(PathBuf, String)> {
     BUILTIN
         .iter()
-        .map(|ruleset| {
-            (
-                PathBuf::from(format!("docs/tables/{}.md", ruleset.name)),
-                render(ruleset),
-            )
+        .flat_map(|ruleset| {
+            [
+                (
+                    PathBuf::from(format!("docs/tables/{}.md", ruleset.name)),
+                    render(ruleset),
+                ),
+                (
+                    PathBuf::from(format!("docs/derivation/{}.md", ruleset.name)),
+                    derivation::render(ruleset),
+                ),
+            ]
         })
         .collect()
 }
