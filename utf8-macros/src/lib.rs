@@ -1,10 +1,20 @@
 //! `dfa_tables!`: derive a validator's tables from a spec at compile time and
 //! emit them as `const` items.
 //!
-//! This crate is a thin wrapper. It parses the macro input (`parse.rs`), hands the
-//! ABNF to [`utf8_spec::Derivation`], and quotes (`expand.rs`) the resulting
-//! tables. All the automaton work happens in `utf8-spec`, which is tested
-//! there without any macro.
+//! This crate is a thin wrapper. It reads the macro input (`parse.rs`), checks
+//! what it means (`validate.rs`), hands the spec to [`utf8_spec`]
+//! (`derive.rs`), and quotes (`expand.rs`) the resulting tables. All the
+//! automaton work happens in `utf8-spec`, which is tested there without any
+//! macro.
+//!
+//! The spec comes from exactly one of:
+//!
+//! | input | spec |
+//! |---|---|
+//! | `ruleset = "rfc3629"` | a built-in ruleset of [`utf8_spec::rulesets`] |
+//! | `abnf = "...", start = "rule"` | inline ABNF, derived from rule `rule` |
+//! | `abnf_file = "path.abnf", start = "rule"` | an ABNF file, relative to the calling crate's `Cargo.toml`; editing it rebuilds the crate |
+//! | `scalars = [0x9, 0x20..=0xD7FF, 'a'..='z']` | the UTF-8 strings of these Unicode scalar values (integer or char literals, and inclusive ranges of them), through [`utf8_spec::scalars`] |
 //!
 //! ```
 //! mod rfc3629 {
@@ -19,6 +29,21 @@
 //!     utf8_macros::dfa_tables!(abnf = "number = 1*DIGIT\n", start = "number");
 //! }
 //! assert_eq!(digits::STATE_COUNT, 3);
+//!
+//! // XML 1.0's `Char`: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
+//! mod xml_char {
+//!     utf8_macros::dfa_tables!(
+//!         scalars = [0x9, 0xA, 0xD, 0x20..=0xD7FF, 0xE000..=0xFFFD, 0x10000..=0x10FFFF]
+//!     );
+//! }
+//! // A NUL byte is UTF-8 but not an XML character.
+//! assert_eq!(xml_char::TRANSITIONS[xml_char::BYTE_CLASSES[0] as usize], xml_char::DEAD_STATE);
+//! ```
+//!
+//! With `abnf_file`, the grammar sits in a file of its own:
+//!
+//! ```ignore
+//! utf8_macros::dfa_tables!(abnf_file = "grammar/ascii.abnf", start = "text");
 //! ```
 //!
 //! The items emitted, each documented in the expansion:
@@ -44,19 +69,33 @@
 //! //           |               ^
 //! ```
 
+mod derive;
 mod expand;
 mod parse;
+mod validate;
 
 use proc_macro::TokenStream;
 
-/// Derives the tables of a built-in ruleset (`ruleset = "rfc3629"`) or of
-/// inline ABNF (`abnf = "...", start = "rule"`) and emits them as `pub const`
-/// items in the surrounding module. See the [crate docs](crate).
+/// Derives the tables of a built-in ruleset (`ruleset = "rfc3629"`), of
+/// inline ABNF (`abnf = "...", start = "rule"`), of an ABNF file
+/// (`abnf_file = "path", start = "rule"`) or of a set of Unicode scalar values
+/// (`scalars = [0x20..=0x7E, ...]`), and emits them as `pub const` items in the
+/// surrounding module. See the [crate docs](crate).
 #[proc_macro]
 pub fn dfa_tables(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as parse::Input);
-    match input.derive() {
-        Ok((derivation, label)) => expand::tables(&derivation, &label).into(),
-        Err(error) => error.to_compile_error().into(),
+    let args = syn::parse_macro_input!(input as parse::Args);
+    let derived = match validate::Spec::new(args).and_then(|spec| spec.derive()) {
+        Ok(derived) => derived,
+        Err(error) => return error.to_compile_error().into(),
+    };
+    let mut tokens = expand::tables(&derived.derivation, &derived.label);
+    if let Some(file) = derived.file {
+        // The compiler rebuilds when a file it includes changes; nothing else
+        // tells it that the tables depend on this one.
+        let path = file.to_string_lossy().into_owned();
+        tokens.extend(quote::quote! {
+            const _: &[u8] = include_bytes!(#path);
+        });
     }
+    tokens.into()
 }

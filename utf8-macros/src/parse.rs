@@ -1,118 +1,132 @@
-//! The macro input: `ruleset = "name"` or `abnf = "...", start = "rule"`.
+//! The syntax of the macro input: `key = value` pairs separated by commas,
+//! where a value is a string literal or a bracketed list of scalar items.
+//!
+//! Nothing here knows which keys exist or how they combine; `validate.rs`
+//! does. Keeping the syntax loose lets the checks that follow point at the
+//! exact item that is wrong with a message about what it means.
 
-use proc_macro2::Span;
-use syn::parse::{Parse, ParseStream};
-use syn::{Ident, LitStr, Token};
-use utf8_spec::{Derivation, ErrorKind, rulesets};
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::{Ident, Lit, LitStr, Token};
 
-/// Where the spec comes from.
-pub(crate) enum Input {
-    Builtin(LitStr),
-    Abnf { text: LitStr, start: LitStr },
+/// The whole input, in the order written.
+pub(crate) struct Args {
+    pub(crate) args: Vec<Arg>,
 }
 
-impl Parse for Input {
-    fn parse(stream: ParseStream<'_>) -> syn::Result<Input> {
-        let mut ruleset: Option<LitStr> = None;
-        let mut abnf: Option<LitStr> = None;
-        let mut start: Option<LitStr> = None;
+/// One `key = value`.
+pub(crate) struct Arg {
+    pub(crate) key: Ident,
+    pub(crate) value: Value,
+}
+
+pub(crate) enum Value {
+    Str(LitStr),
+    List(List),
+}
+
+impl Value {
+    /// The value's tokens, for errors about the value as a whole.
+    pub(crate) fn tokens(&self) -> TokenStream {
+        match self {
+            Value::Str(text) => text.to_token_stream(),
+            Value::List(list) => TokenTree::Group(list.group.clone()).into(),
+        }
+    }
+}
+
+/// `[item, item, ...]`.
+pub(crate) struct List {
+    pub(crate) group: Group,
+    pub(crate) items: Vec<Item>,
+}
+
+/// One comma-separated entry of a list.
+pub(crate) struct Item {
+    /// The entry as written, so that errors can cover all of it.
+    pub(crate) tokens: TokenStream,
+    pub(crate) syntax: ItemSyntax,
+}
+
+pub(crate) enum ItemSyntax {
+    /// `0x41` or `'A'`.
+    Single(Lit),
+    /// `start..=end`.
+    Inclusive(Lit, Lit),
+    /// `start..end`, which a set of scalars has no use for.
+    HalfOpen(Lit, Lit),
+    /// Anything else: a path, a call, arithmetic, a range without an end.
+    Other,
+}
+
+impl Parse for Args {
+    fn parse(stream: ParseStream<'_>) -> syn::Result<Args> {
+        let mut args = Vec::new();
         while !stream.is_empty() {
             let key: Ident = stream.parse()?;
             stream.parse::<Token![=]>()?;
-            let value: LitStr = stream.parse()?;
-            let slot = match key.to_string().as_str() {
-                "ruleset" => &mut ruleset,
-                "abnf" => &mut abnf,
-                "start" => &mut start,
-                other => {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown key `{other}`; expected `ruleset`, or `abnf` and `start`"),
-                    ));
-                }
+            let value = if stream.peek(syn::token::Bracket) {
+                let group: Group = stream.parse()?;
+                Value::List(list(group))
+            } else if stream.peek(LitStr) {
+                Value::Str(stream.parse()?)
+            } else {
+                return Err(
+                    stream.error("expected a string literal, or a bracketed list for `scalars`")
+                );
             };
-            if slot.replace(value).is_some() {
-                return Err(syn::Error::new(
-                    key.span(),
-                    format!("`{key}` is given twice"),
-                ));
-            }
+            args.push(Arg { key, value });
             if !stream.is_empty() {
                 stream.parse::<Token![,]>()?;
             }
         }
-        match (ruleset, abnf, start) {
-            (Some(name), None, None) => Ok(Input::Builtin(name)),
-            (Some(name), _, _) => Err(syn::Error::new(
-                name.span(),
-                "`ruleset` names a built-in spec and cannot be combined with `abnf` or `start`",
-            )),
-            (None, Some(text), Some(start)) => Ok(Input::Abnf { text, start }),
-            (None, Some(text), None) => Err(syn::Error::new(
-                text.span(),
-                "`abnf` needs `start = \"rule\"`: the rule that a whole valid input matches",
-            )),
-            (None, None, Some(start)) => Err(syn::Error::new(
-                start.span(),
-                "`start` needs `abnf = \"...\"`",
-            )),
-            (None, None, None) => Err(syn::Error::new(
-                Span::call_site(),
-                "expected `ruleset = \"name\"`, or `abnf = \"...\", start = \"rule\"`",
-            )),
-        }
+        Ok(Args { args })
     }
 }
 
-impl Input {
-    /// Runs the derivation; returns it with a label for the docs of the emitted items.
-    pub(crate) fn derive(&self) -> syn::Result<(Derivation, String)> {
-        match self {
-            Input::Builtin(name) => {
-                let Some(ruleset) = rulesets::builtin(&name.value()) else {
-                    let known: Vec<&str> = rulesets::BUILTIN.iter().map(|r| r.name).collect();
-                    return Err(syn::Error::new(
-                        name.span(),
-                        format!(
-                            "unknown ruleset `{}`; the built-in rulesets are {}",
-                            name.value(),
-                            known.join(", ")
-                        ),
-                    ));
-                };
-                let derivation = ruleset.derive().map_err(|e| {
-                    syn::Error::new(
-                        name.span(),
-                        format!("built-in ruleset `{}` failed to derive: {e}", ruleset.name),
-                    )
-                })?;
-                Ok((
-                    derivation,
-                    format!(
-                        "the built-in ruleset `{}` ({})",
-                        ruleset.name, ruleset.source
-                    ),
-                ))
+fn list(group: Group) -> List {
+    debug_assert_eq!(group.delimiter(), Delimiter::Bracket);
+    let mut items = Vec::new();
+    let mut current = TokenStream::new();
+    // Groups arrive as one token each, so only a top-level comma ends an item.
+    for token in group.stream() {
+        match &token {
+            // A stray comma stands for the item missing before it, so that
+            // the error has somewhere to point.
+            TokenTree::Punct(p) if p.as_char() == ',' && current.is_empty() => {
+                items.push(Item {
+                    tokens: token.into(),
+                    syntax: ItemSyntax::Other,
+                });
             }
-            Input::Abnf { text, start } => {
-                let derivation = Derivation::new(&text.value(), &start.value()).map_err(|e| {
-                    // A start rule that does not exist is about the `start` argument, not the text.
-                    let span = match e.kind() {
-                        ErrorKind::UnknownStartRule { .. } => start.span(),
-                        _ => text.span(),
-                    };
-                    // Positions count lines of the ABNF string, not of the Rust file: say so.
-                    let message = match e.snippet() {
-                        Some(snippet) => format!("ABNF {e}\n{snippet}"),
-                        None => e.to_string(),
-                    };
-                    syn::Error::new(span, message)
-                })?;
-                Ok((
-                    derivation,
-                    format!("inline ABNF, start rule `{}`", start.value()),
-                ))
+            TokenTree::Punct(p) if p.as_char() == ',' => {
+                items.push(item(std::mem::take(&mut current)));
             }
+            _ => current.extend([token]),
         }
     }
+    if !current.is_empty() {
+        items.push(item(current));
+    }
+    List { group, items }
+}
+
+fn item(tokens: TokenStream) -> Item {
+    let syntax = (|input: ParseStream<'_>| {
+        let start: Lit = input.parse()?;
+        let syntax = if input.peek(Token![..=]) {
+            input.parse::<Token![..=]>()?;
+            ItemSyntax::Inclusive(start, input.parse()?)
+        } else if input.peek(Token![..]) {
+            input.parse::<Token![..]>()?;
+            ItemSyntax::HalfOpen(start, input.parse()?)
+        } else {
+            ItemSyntax::Single(start)
+        };
+        Ok(syntax)
+    })
+    .parse2(tokens.clone())
+    .unwrap_or(ItemSyntax::Other);
+    Item { tokens, syntax }
 }

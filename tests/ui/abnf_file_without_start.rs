@@ -1,0 +1,3 @@
+utf8_macros::dfa_tables!(abnf_file = "data/words.abnf");
+
+fn main() {}

@@ -1,0 +1,3 @@
+utf8_macros::dfa_tables!(scalars = []);
+
+fn main() {}
