@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: maintenance tasks.
 //!
-//! - `codegen`: regenerate `docs/tables/*.md` from the derivation.
+//! - `codegen`: regenerate `docs/tables/*.md` and `docs/derivation/*.md`
+//!   from the derivation of every built-in ruleset.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
 //! - `bench [FILTER]`: run the benchmarks (criterion, release build) and print
 //!   GB/s per input and contender with ratios, as Markdown.
