@@ -48,6 +48,10 @@
 //! assert_eq!(e.to_string(), "line 1, column 15: undefined rule `b`");
 //! ```
 //!
+//! A spec can also be a set of Unicode scalar values, such as the characters
+//! a format allows: [`scalars`] turns it into the ABNF of their UTF-8
+//! encodings and derives that.
+//!
 //! This crate has no dependency and no proc-macro machinery; the
 //! `utf8-macros` crate runs it at compile time and emits the tables as
 //! `const` items.
@@ -65,11 +69,13 @@ pub mod grammar;
 pub mod minimize;
 pub mod nfa;
 pub mod rulesets;
+pub mod scalars;
 #[cfg(feature = "seeds")]
 pub mod seeds;
 pub mod shift;
 pub mod simd;
 pub mod tables;
+pub mod values;
 
 pub use byte_range::{ByteRange, runs};
 pub use classes::ByteClasses;
@@ -78,6 +84,7 @@ pub use error::{Error, ErrorKind, Position};
 pub use grammar::Grammar;
 pub use minimize::MinimalDfa;
 pub use nfa::Nfa;
+pub use scalars::ScalarSet;
 pub use tables::Tables;
 
 /// Every product of the derivation of one spec, kept for inspection.
