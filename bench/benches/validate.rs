@@ -14,8 +14,18 @@ use utf8_core::simd::Level;
 
 type Validator = fn(&[u8]) -> bool;
 
-const CONTENDERS: [(&str, Validator); 6] = [
+/// The piece size of the streaming contender: a typical read buffer.
+const STREAM_PIECE: usize = 4096;
+
+const CONTENDERS: [(&str, Validator); 7] = [
     ("utf8-core", |b| utf8_core::from_utf8(b).is_ok()),
+    // The same input fed to the streaming validator a read buffer at a time.
+    ("utf8-core streaming 4K", |b| {
+        let mut validator = utf8_core::Validator::new();
+        b.chunks(STREAM_PIECE)
+            .all(|piece| validator.update(piece).is_ok())
+            && validator.finish().is_ok()
+    }),
     // The AVX2 path on its own, to compare like with like where the CPU has AVX-512.
     ("utf8-core avx2", |b| {
         utf8_core::paths::rfc3629(Path::Simd(Level::Avx2), b)
@@ -48,8 +58,8 @@ fn bench(c: &mut Criterion) {
                     group.bench_function(name, |b| b.iter(|| validate(black_box(bytes))));
                 }
                 Kind::Many(strings) => {
-                    // Short strings never reach the vector code.
-                    if name.contains("avx2") {
+                    // Short strings never reach the vector code, nor span two pieces.
+                    if name.contains("avx2") || name.contains("streaming") {
                         continue;
                     }
                     group.bench_function(name, |b| {

@@ -153,7 +153,11 @@ impl Automaton {
     /// `Err(index)` is the index in `bytes` of the byte that killed the
     /// automaton, with the last accepting point before it.
     #[inline]
-    pub(crate) fn resume(&self, state: u8, bytes: &[u8]) -> Result<Progress, (usize, Option<usize>)> {
+    pub(crate) fn resume(
+        &self,
+        state: u8,
+        bytes: &[u8],
+    ) -> Result<Progress, (usize, Option<usize>)> {
         let mut state = state;
         let mut last_accept = None;
         for (index, &byte) in bytes.iter().enumerate() {

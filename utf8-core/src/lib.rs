@@ -24,6 +24,55 @@
 //! [`ruleset!`] derives at compile time. Each gets one-shot validation, the
 //! streaming [`Validator`], [`Decode`] and [`Chunks`].
 //!
+//! # A ruleset of your own, worked through
+//!
+//! XML 1.0 allows only some characters in a document (production 2):
+//!
+//! ```text
+//! Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
+//! ```
+//!
+//! Give those ranges to [`ruleset!`] and it derives, while your crate
+//! compiles, the automaton of exactly their UTF-8 encodings:
+//!
+//! ```
+//! utf8_core::ruleset! {
+//!     /// Text that XML 1.0 allows in a document.
+//!     pub struct XmlChar {
+//!         scalars = [0x9, 0xA, 0xD, 0x20..=0xD7FF, 0xE000..=0xFFFD, 0x10000..=0x10FFFF]
+//!     }
+//! }
+//!
+//! // Valid UTF-8 and valid XML text.
+//! assert!(XmlChar::validate("<p>naïve café</p>\n".as_bytes()).is_ok());
+//!
+//! // U+0001 is valid UTF-8 but not an XML character; so is U+FFFE, whose
+//! // three bytes EF BF BE are all that is wrong: the error starts at the EF
+//! // and covers EF BF, the part that could still have become a character.
+//! let e = XmlChar::validate(b"a\x01").unwrap_err();
+//! assert_eq!((e.valid_up_to(), e.error_len()), (1, Some(1)));
+//! let e = XmlChar::validate(b"a\xEF\xBF\xBE").unwrap_err();
+//! assert_eq!((e.valid_up_to(), e.error_len()), (1, Some(2)));
+//!
+//! // Everything a built-in ruleset has: streaming, chunks, decoding. The
+//! // derivation proved that every value is a scalar value, so decoding
+//! // yields `char`.
+//! let text = "<p>café".as_bytes();
+//! let mut stream = XmlChar::validator();
+//! stream.update(&text[..7])?; // ends between the two bytes of "é"
+//! stream.update(&text[7..])?;
+//! stream.finish()?;
+//! let decoded: Vec<char> = XmlChar::decode("é\t".as_bytes()).map(Result::unwrap).collect();
+//! assert_eq!(decoded, ['é', '\t']);
+//! # Ok::<(), utf8_core::Utf8Error>(())
+//! ```
+//!
+//! The same works from ABNF, inline (`abnf = "...", start = "rule"`) or in a
+//! file next to your `Cargo.toml` (`abnf_file = "text.abnf", start = "rule"`,
+//! rebuilt when the file changes); a spec that does not derive is a compile
+//! error pointing at it. `cargo run -p utf8-cli -- derive --abnf FILE --start
+//! RULE` shows the derivation step by step.
+//!
 //! # Features
 //! - `alloc`: [`from_utf8_lossy`].
 //! - `std` (default; implies `alloc`): [`ValidatingReader`] and
@@ -31,6 +80,10 @@
 //!   either way.
 //! - `legacy-31bit`: the `legacy31` module, the 31-bit form of RFC 2279 as
 //!   Onigmo's `USE_UTF8_31BITS` accepts it.
+//! - `rayon` (implies `std`): `parallel::validate` and
+//!   `parallel::from_utf8`, which validate a large input on all cores with
+//!   the exact first error. The [`parallel::Summary`] they merge is
+//!   available without it.
 
 #![no_std]
 #![warn(missing_docs)]
@@ -47,6 +100,7 @@ mod dialects;
 mod error;
 #[cfg(feature = "std")]
 mod io;
+pub mod parallel;
 pub mod paths;
 mod ruleset;
 mod shift;

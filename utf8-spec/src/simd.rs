@@ -992,7 +992,9 @@ mod tests {
             .iter()
             .filter_map(|r| {
                 let d = r.derive().unwrap();
-                SimdTables::new(d.tables()).err().map(|Declined(why)| (r.name, why))
+                SimdTables::new(d.tables())
+                    .err()
+                    .map(|Declined(why)| (r.name, why))
             })
             .collect();
         let names: Vec<&str> = declined.iter().map(|(name, _)| *name).collect();
@@ -1000,7 +1002,10 @@ mod tests {
         // UTF-8's C0 may start a sequence but C1 may not; WTF-8 accepts after
         // a lead surrogate without being back at the start.
         assert_eq!(names, ["cesu8", "mutf8", "wtf8"], "{declined:?}");
-        assert!(declined[2].1.contains("only accepting state"), "{declined:?}");
+        assert!(
+            declined[2].1.contains("only accepting state"),
+            "{declined:?}"
+        );
     }
 
     #[test]

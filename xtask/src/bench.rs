@@ -98,6 +98,7 @@ pub fn report(measurements: &[Measurement]) -> String {
         "| input | bytes | utf8-core | core::str | simdutf8 basic | simdutf8 compat | legacy31 | utf8-core AVX2 only | read-only pass | ÷ basic | AVX2 ÷ basic | ÷ core::str | ÷ read-only |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     );
     let mut corpus_ratios = Vec::new();
+    let mut streaming_ratios = Vec::new();
     for (input, row) in &by_input {
         let gb = |c: &str| row.get(c).map(|m| m.gb_per_s());
         let bytes = row.values().next().map_or(0, |m| m.bytes);
@@ -127,6 +128,11 @@ pub fn report(measurements: &[Measurement]) -> String {
         if let (true, true, Some(a), Some(b)) = (in_corpus, valid, ours, gb(ORDER[2])) {
             corpus_ratios.push((input.to_string(), a / b, gb(ORDER[5]).map(|c| c / b)));
         }
+        if let (true, true, Some(one_shot), Some(streaming)) =
+            (in_corpus, valid, ours, gb(STREAMING))
+        {
+            streaming_ratios.push((input.to_string(), streaming / one_shot));
+        }
     }
     if !corpus_ratios.is_empty() {
         let geomean = |ratios: &[f64]| {
@@ -153,8 +159,21 @@ pub fn report(measurements: &[Measurement]) -> String {
             );
         }
     }
+    if let Some((slowest_input, slowest)) =
+        streaming_ratios.iter().min_by(|a, b| a.1.total_cmp(&b.1))
+    {
+        let ratios: Vec<f64> = streaming_ratios.iter().map(|r| r.1).collect();
+        let geomean = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        let _ = writeln!(
+            out,
+            "Streaming in 4 KiB pieces: geometric mean {geomean:.2}× one-shot utf8-core; lowest {slowest:.2}× ({slowest_input})."
+        );
+    }
     out
 }
+
+/// The streaming contender of the benchmark.
+const STREAMING: &str = "utf8-core streaming 4K";
 
 #[cfg(test)]
 mod tests {
@@ -168,6 +187,7 @@ mod tests {
             ("simdutf8::basic", 2000.0),
             ("utf8-core legacy31", 1500.0),
             ("utf8-core avx2", 1600.0),
+            ("utf8-core streaming 4K", 1100.0),
         ] {
             let new = dir
                 .join("lipsum_Arabic")
@@ -187,7 +207,7 @@ mod tests {
         }
         let measurements = read_criterion(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(measurements.len(), 4);
+        assert_eq!(measurements.len(), 5);
         let ours = measurements
             .iter()
             .find(|m| m.contender == "utf8-core")
@@ -203,7 +223,10 @@ mod tests {
         );
         assert!(
             table.contains("geometric mean 2.00× simdutf8::basic")
-                && table.contains("AVX2 path alone: geometric mean 1.25× simdutf8::basic"),
+                && table.contains("AVX2 path alone: geometric mean 1.25× simdutf8::basic")
+                && table.contains(
+                    "Streaming in 4 KiB pieces: geometric mean 0.91× one-shot utf8-core; lowest 0.91× (lipsum/Arabic)."
+                ),
             "{table}"
         );
     }
