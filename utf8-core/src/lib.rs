@@ -100,7 +100,6 @@ mod dialects;
 mod error;
 #[cfg(feature = "std")]
 mod io;
-pub mod parallel;
 pub mod paths;
 mod ruleset;
 mod shift;
