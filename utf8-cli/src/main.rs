@@ -1,12 +1,19 @@
-//! `utf8`: the derivation of a UTF-8 validator from its ABNF, on the command line.
+//! `utf8`: the derivation of a UTF-8 validator from its ABNF, and validation
+//! and repair of files under it, on the command line.
 //!
 //! Each subcommand lives in its own module with an `Args` struct (its clap
 //! definition) and a `run` function returning the exit code or a
 //! [`failure::Failure`]; adding one is a module, a variant of [`Command`] and an arm
 //! in [`main`].
 
+mod check;
 mod derive;
+mod diagnosis;
 mod failure;
+mod fix;
+mod input;
+mod progress;
+mod rulesets;
 mod spec;
 mod tables;
 
@@ -17,6 +24,7 @@ use clap::{Parser, Subcommand};
 const EXIT_CODES: &str = "\
 Exit status:
   0  success
+  1  check: an input is not valid
   2  usage error, unknown ruleset, or a file that cannot be read or written
   3  the spec does not derive (bad ABNF, unknown start rule, empty language); the message gives the file, line and column";
 
@@ -24,7 +32,7 @@ Exit status:
 #[command(
     name = "utf8",
     version,
-    about = "Derive a UTF-8 validating automaton from ABNF, explain the derivation, export the tables",
+    about = "Derive a UTF-8 validating automaton from ABNF, explain the derivation, export the tables; check and fix files",
     after_help = EXIT_CODES
 )]
 struct Cli {
@@ -41,6 +49,14 @@ enum Command {
     /// Write the derived tables as Rust, C or JSON source.
     #[command(after_help = EXIT_CODES)]
     Tables(tables::Args),
+    /// Check that files are valid under a ruleset; report where and why they
+    /// are not: line, column, offset, the bytes, and what was expected.
+    #[command(after_help = check::EXIT_CODES)]
+    Check(check::Args),
+    /// Write a file with each invalid part replaced by U+FFFD (or dropped),
+    /// as lossy decoding reads it.
+    #[command(after_help = fix::EXIT_CODES)]
+    Fix(fix::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +64,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Derive(args) => derive::run(&args),
         Command::Tables(args) => tables::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Fix(args) => fix::run(&args),
     };
     outcome.unwrap_or_else(|failure| {
         eprintln!("utf8: {failure}");

@@ -1,0 +1,347 @@
+//! What an error is, in a person's terms: its line and column, and what the
+//! automaton would have accepted instead, in words read off the derived tables.
+
+use std::fmt::Write as _;
+
+use utf8_core::{Decode, Ruleset};
+use utf8_spec::explain::ranges_text;
+use utf8_spec::{ByteRange, Tables, runs};
+
+use crate::failure::Failure;
+
+/// One error of an input: the maximal invalid subpart at `offset`, or the
+/// incomplete sequence that ends the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    pub offset: usize,
+    pub len: usize,
+    /// The input ends inside a sequence that more bytes could complete.
+    pub incomplete: bool,
+}
+
+/// Every error of `bytes` under `R` from the first one on, resynchronising
+/// after each maximal subpart as lossy decoding does.
+pub fn errors_from<R: Ruleset>(bytes: &[u8], first: Invalid) -> impl Iterator<Item = Invalid> {
+    let resume = first.offset + first.len;
+    let rest = utf8_core::Chunks::<R>::new(&bytes[resume..]).scan(resume, |position, chunk| {
+        let offset = *position + chunk.valid().len();
+        *position = offset + chunk.invalid().len();
+        Some(Invalid {
+            offset,
+            len: chunk.invalid().len(),
+            incomplete: chunk.is_incomplete(),
+        })
+    });
+    std::iter::once(first).chain(rest.filter(|invalid| invalid.len > 0))
+}
+
+impl Invalid {
+    /// The error that one-shot validation of `bytes` reported.
+    pub fn from_error(bytes: &[u8], error: utf8_core::Utf8Error) -> Invalid {
+        let offset = error.valid_up_to();
+        Invalid {
+            offset,
+            len: error.error_len().unwrap_or(bytes.len() - offset),
+            incomplete: error.error_len().is_none(),
+        }
+    }
+}
+
+/// An error explained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// The maximal subpart, and the byte that broke it when it is not the
+    /// subpart's own first byte.
+    pub shown: Vec<u8>,
+    /// What would have been valid where the input went wrong: `a byte in A0–BF`.
+    pub expected: String,
+    /// The whole sentence: `after E0 expected a byte in A0–BF`.
+    pub message: String,
+}
+
+/// The derived tables of one ruleset, asked where each error went wrong.
+pub struct Explainer {
+    tables: Tables,
+    /// For each byte, the state every live run is in after it, when that is
+    /// one state whatever came before (ASCII, in every built-in ruleset): a
+    /// place to pick up the automaton's state without running from the start.
+    resets: [Option<u8>; 256],
+}
+
+impl Explainer {
+    /// Derives the built-in ruleset `name`.
+    pub fn new(name: &str) -> Result<Explainer, Failure> {
+        let ruleset = utf8_spec::rulesets::builtin(name)
+            .ok_or_else(|| crate::rulesets::unknown_ruleset(name))?;
+        let derivation = ruleset
+            .derive()
+            .map_err(|e| Failure::Spec(format!("built-in ruleset {name}: {e}")))?;
+        Ok(Explainer::from_tables(derivation.tables().clone()))
+    }
+
+    fn from_tables(tables: Tables) -> Explainer {
+        let dead = tables.dead();
+        let resets = std::array::from_fn(|byte| {
+            let mut targets = (0..tables.state_count() as u8)
+                .filter(|&state| state != dead)
+                .map(|state| tables.next(state, byte as u8))
+                .filter(|&target| target != dead);
+            let first = targets.next()?;
+            targets.all(|target| target == first).then_some(first)
+        });
+        Explainer { tables, resets }
+    }
+
+    /// Explains `invalid`, an error of `bytes` found by validation that
+    /// started afresh at `run_start` (the input's start, or the end of the
+    /// previous error).
+    pub fn explain(&self, bytes: &[u8], run_start: usize, invalid: Invalid) -> Explanation {
+        let tables = &self.tables;
+        let subpart = &bytes[invalid.offset..invalid.offset + invalid.len];
+        let before = self.state_at(bytes, run_start, invalid.offset);
+        let lead = subpart[0];
+        if !invalid.incomplete && tables.next(before, lead) == tables.dead() {
+            let expected = expected_text(&live_bytes(tables, before));
+            return Explanation {
+                shown: vec![lead],
+                message: format!("{lead:02X} cannot start a sequence; expected {expected}"),
+                expected,
+            };
+        }
+        let after = subpart
+            .iter()
+            .fold(before, |state, &byte| tables.next(state, byte));
+        let expected = expected_text(&live_bytes(tables, after));
+        if invalid.incomplete {
+            Explanation {
+                shown: subpart.to_vec(),
+                message: format!(
+                    "the input ends after {}; expected {expected}",
+                    hex_spaced(subpart)
+                ),
+                expected,
+            }
+        } else {
+            let breaking = bytes[invalid.offset + invalid.len];
+            let mut shown = subpart.to_vec();
+            shown.push(breaking);
+            Explanation {
+                shown,
+                message: format!("after {} expected {expected}", hex_spaced(subpart)),
+                expected,
+            }
+        }
+    }
+
+    /// The automaton's state at `offset`, a sequence boundary in valid input
+    /// that validation entered at `run_start` in the start state.
+    fn state_at(&self, bytes: &[u8], run_start: usize, offset: usize) -> u8 {
+        let tables = &self.tables;
+        let accepting = tables.accepting_states();
+        // A boundary is where the automaton accepts: with one accepting
+        // state, that is the state.
+        if let [only] = accepting[..] {
+            return only;
+        }
+        // Otherwise what came before matters (after a lead surrogate, WTF-8
+        // forbids a trail surrogate): run from the last byte that puts the
+        // automaton in a known state.
+        let (from, state) = bytes[run_start..offset]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(at, &byte)| {
+                self.resets[byte as usize].map(|state| (run_start + at + 1, state))
+            })
+            .unwrap_or((run_start, tables.start()));
+        bytes[from..offset]
+            .iter()
+            .fold(state, |state, &byte| tables.next(state, byte))
+    }
+}
+
+/// The bytes that keep `state` alive, adjacent runs merged whichever state
+/// they lead to.
+fn live_bytes(tables: &Tables, state: u8) -> Vec<ByteRange> {
+    let row: [u8; 256] = std::array::from_fn(|byte| tables.next(state, byte as u8));
+    let mut live: Vec<ByteRange> = Vec::new();
+    for (range, target) in runs(&row) {
+        if target == tables.dead() {
+            continue;
+        }
+        match live.last_mut() {
+            Some(last) if u16::from(last.end()) + 1 == u16::from(range.start()) => {
+                *last = ByteRange::new(last.start(), range.end());
+            }
+            _ => live.push(range),
+        }
+    }
+    live
+}
+
+/// `a byte in A0–BF`, `ED`, `00–7F, C2–F4`.
+fn expected_text(live: &[ByteRange]) -> String {
+    match live {
+        [] => "no further byte".to_owned(),
+        [single] if single.start() == single.end() => ranges_text(live),
+        [_] => format!("a byte in {}", ranges_text(live)),
+        _ => ranges_text(live),
+    }
+}
+
+/// `E0 80`.
+pub fn hex_spaced(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len() * 3);
+    for (index, byte) in bytes.iter().enumerate() {
+        if index > 0 {
+            text.push(' ');
+        }
+        let _ = write!(text, "{byte:02X}");
+    }
+    text
+}
+
+/// `E080`.
+pub fn hex_packed(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        let _ = write!(text, "{byte:02X}");
+        text
+    })
+}
+
+/// Line and column of successive positions in one input, computed in one
+/// pass however many errors there are.
+///
+/// Lines are counted from 1, split at `\n`. The column counts, from 1, what
+/// lossy decoding would show before the position on its line: one per value
+/// [`Decode`] yields and one per earlier invalid subpart.
+pub struct Cursor {
+    position: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor {
+    pub fn new() -> Cursor {
+        Cursor {
+            position: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// Moves to `to` over valid input that starts where validation started
+    /// afresh or at a sequence boundary.
+    pub fn advance_over_valid<R: Ruleset>(&mut self, bytes: &[u8], to: usize) {
+        let valid = &bytes[self.position..to];
+        // Only the text after the last newline can reach the column, so only
+        // that is decoded; the rest is searched for newlines alone.
+        match valid.iter().rposition(|&byte| byte == b'\n') {
+            Some(last_newline) => {
+                let newlines = valid[..=last_newline]
+                    .iter()
+                    .filter(|&&byte| byte == b'\n')
+                    .count();
+                self.line += newlines;
+                self.column = 1 + Decode::<R>::new(&valid[last_newline + 1..]).count();
+            }
+            None => self.column += Decode::<R>::new(valid).count(),
+        }
+        self.position = to;
+    }
+
+    /// Moves over an invalid subpart, which lossy decoding shows as one character.
+    pub fn skip_invalid(&mut self, len: usize) {
+        self.position += len;
+        self.column += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explainer(name: &str) -> Explainer {
+        Explainer::new(name).expect("built-in")
+    }
+
+    fn first_message<R: Ruleset>(name: &str, bytes: &[u8]) -> String {
+        let error = R::validate(bytes).expect_err("invalid");
+        explainer(name)
+            .explain(bytes, 0, Invalid::from_error(bytes, error))
+            .message
+    }
+
+    #[test]
+    fn rfc3629_errors_are_told_from_the_automaton() {
+        type R = utf8_core::Rfc3629;
+        for (bytes, message) in [
+            (&b"a\xE0\x80"[..], "after E0 expected a byte in A0–BF"),
+            (
+                b"\xC0\xAF",
+                "C0 cannot start a sequence; expected 00–7F, C2–F4",
+            ),
+            (
+                b"\xE2\x82",
+                "the input ends after E2 82; expected a byte in 80–BF",
+            ),
+            (b"\xED\xA0\x80", "after ED expected a byte in 80–9F"),
+            (b"\xF0\x9F\x92A", "after F0 9F 92 expected a byte in 80–BF"),
+            (b"\x80", "80 cannot start a sequence; expected 00–7F, C2–F4"),
+        ] {
+            assert_eq!(
+                first_message::<R>("rfc3629", bytes),
+                message,
+                "{bytes:02X?}"
+            );
+        }
+    }
+
+    #[test]
+    fn wtf8_explains_a_trail_surrogate_after_a_lead_one_from_the_state_it_is_in() {
+        // From the start, ED may be followed by A0–BF; right after a lead
+        // surrogate a trail surrogate would be a pair, so only 80–AF.
+        let bytes = b"x\xED\xA0\x80\xED\xB0\x80";
+        assert_eq!(
+            first_message::<utf8_core::wtf8::Wtf8>("wtf8", bytes),
+            "after ED expected a byte in 80–AF"
+        );
+    }
+
+    #[test]
+    fn cesu8_expects_the_trail_half_of_a_pair() {
+        assert_eq!(
+            first_message::<utf8_core::cesu8::Cesu8>("cesu8", b"\xED\xA0\xBDA"),
+            "after ED A0 BD expected ED"
+        );
+    }
+
+    #[test]
+    fn the_shown_bytes_include_the_byte_that_broke_the_sequence() {
+        let bytes = b"\xE0\x80";
+        let error = utf8_core::from_utf8(bytes).unwrap_err();
+        let explained = explainer("rfc3629").explain(bytes, 0, Invalid::from_error(bytes, error));
+        assert_eq!(explained.shown, [0xE0, 0x80]);
+        assert_eq!(explained.expected, "a byte in A0–BF");
+    }
+
+    #[test]
+    fn columns_count_characters_and_earlier_errors_on_the_line() {
+        type R = utf8_core::Rfc3629;
+        let bytes = b"ab\n\xC3\xA7\xC3\xA9\xFFz";
+        let mut cursor = Cursor::new();
+        cursor.advance_over_valid::<R>(bytes, 7);
+        assert_eq!((cursor.line(), cursor.column()), (2, 3));
+        cursor.skip_invalid(1);
+        cursor.advance_over_valid::<R>(bytes, 9);
+        assert_eq!((cursor.line(), cursor.column()), (2, 5));
+    }
+}

@@ -1,0 +1,174 @@
+//! `utf8 fix`: an input made valid, each maximal invalid subpart replaced by
+//! U+FFFD or dropped, as lossy decoding does.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use utf8_core::{Chunks, Ruleset};
+
+use crate::failure::Failure;
+use crate::input::Source;
+use crate::rulesets::{RulesetArg, WithRuleset, validate, with_ruleset};
+
+pub const EXIT_CODES: &str = "\
+Exit status:
+  0  the output was written (whether or not anything needed replacing)
+  2  usage error, unknown ruleset, an input that cannot be read, an output that
+     cannot be written, or -o naming the input without --in-place";
+
+/// U+FFFD REPLACEMENT CHARACTER, which every built-in ruleset accepts.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    ruleset: RulesetArg,
+    /// Write here instead of standard output (never the input itself: see --in-place)
+    #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
+    output: Option<PathBuf>,
+    /// Delete each invalid part instead of replacing it with U+FFFD
+    #[arg(long)]
+    drop: bool,
+    /// Replace the input file: write a temporary file beside it, then rename
+    /// it over the input (a valid input is left untouched)
+    #[arg(long)]
+    in_place: bool,
+    /// The file to fix; `-` reads standard input
+    #[arg(value_name = "PATH")]
+    path: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode, Failure> {
+    with_ruleset(&args.ruleset.ruleset, FixInput { args })?
+}
+
+struct FixInput<'a> {
+    args: &'a Args,
+}
+
+impl WithRuleset for FixInput<'_> {
+    type Output = Result<ExitCode, Failure>;
+
+    fn call<R: Ruleset>(self) -> Self::Output {
+        fix::<R>(self.args)
+    }
+}
+
+fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
+    let source = Source::from_arg(&args.path);
+    if let (Some(output), Source::File(input)) = (&args.output, &source)
+        && same_file(input, output)
+    {
+        return Err(Failure::Usage(format!(
+            "refusing to write over the input {}; use --in-place to replace it",
+            input.display()
+        )));
+    }
+    let in_place = match (&source, args.in_place) {
+        (Source::Stdin, true) => {
+            return Err(Failure::Usage(
+                "--in-place needs a file, not standard input".to_owned(),
+            ));
+        }
+        (Source::File(path), true) => Some(path),
+        (_, false) => None,
+    };
+    let contents = source.load().map_err(Failure::Usage)?;
+    let bytes: &[u8] = &contents;
+    let already_valid = validate::<R>(bytes).is_ok();
+    match (in_place, &args.output) {
+        (Some(_), _) if already_valid => Ok(()),
+        (Some(path), _) => replace_file(path, |out| repair::<R>(bytes, args.drop, out)),
+        (None, Some(output)) => {
+            let cannot = |e: std::io::Error| {
+                Failure::Usage(format!("cannot write {}: {e}", output.display()))
+            };
+            let mut out = BufWriter::new(File::create(output).map_err(cannot)?);
+            write_repaired::<R>(bytes, already_valid, args.drop, &mut out)
+                .and_then(|()| out.flush())
+                .map_err(cannot)
+        }
+        (None, None) => {
+            let mut out = BufWriter::new(std::io::stdout().lock());
+            write_repaired::<R>(bytes, already_valid, args.drop, &mut out)
+                .and_then(|()| out.flush())
+                .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
+        }
+    }?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_repaired<R: Ruleset>(
+    bytes: &[u8],
+    already_valid: bool,
+    drop: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    if already_valid {
+        out.write_all(bytes)
+    } else {
+        repair::<R>(bytes, drop, out)
+    }
+}
+
+/// Writes `bytes` with each maximal invalid subpart, and an incomplete
+/// sequence at the end, replaced by U+FFFD (or left out when `drop`).
+fn repair<R: Ruleset>(bytes: &[u8], drop: bool, out: &mut impl Write) -> std::io::Result<()> {
+    for chunk in Chunks::<R>::new(bytes) {
+        out.write_all(chunk.valid())?;
+        if !chunk.invalid().is_empty() && !drop {
+            out.write_all(REPLACEMENT)?;
+        }
+    }
+    Ok(())
+}
+
+/// Replaces the file at `path` with what `write` writes, never leaving it
+/// half-written: the new contents go to a temporary file in the same
+/// directory (so that the rename stays on one file system), which then takes
+/// the input's permissions and is renamed over it.
+fn replace_file(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let cannot =
+        |e: std::io::Error| Failure::Usage(format!("cannot replace {}: {e}", path.display()));
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    // Dropped on any error below, the temporary file is deleted.
+    let temporary = tempfile::NamedTempFile::new_in(directory).map_err(cannot)?;
+    {
+        let mut out = BufWriter::new(temporary.as_file());
+        write(&mut out).and_then(|()| out.flush()).map_err(cannot)?;
+    }
+    let permissions = std::fs::metadata(path).map_err(cannot)?.permissions();
+    temporary
+        .as_file()
+        .set_permissions(permissions)
+        .map_err(cannot)?;
+    temporary.persist(path).map_err(|e| cannot(e.error))?;
+    Ok(())
+}
+
+/// Whether `output` names the file `input` names, through any path or link.
+#[cfg(unix)]
+fn same_file(input: &Path, output: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (std::fs::metadata(input), std::fs::metadata(output)) {
+        (Ok(input), Ok(output)) => (input.dev(), input.ino()) == (output.dev(), output.ino()),
+        _ => false,
+    }
+}
+
+/// Whether `output` names the file `input` names, through any path.
+#[cfg(not(unix))]
+fn same_file(input: &Path, output: &Path) -> bool {
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(input), Ok(output)) => input == output,
+        _ => false,
+    }
+}

@@ -1,0 +1,249 @@
+//! `utf8 fix` run as a user runs it.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const STRESS_TEST: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/reference/UTF-8-test.txt"
+);
+
+fn utf8_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let mut input = child.stdin.take().expect("piped");
+    let stdin = stdin.to_vec();
+    // Written from another thread: the output may fill its pipe before the
+    // input is all written.
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().expect("the utf8 binary ends");
+    writer
+        .join()
+        .expect("the writer ends")
+        .expect("write standard input");
+    output
+}
+
+fn utf8(args: &[&str]) -> Output {
+    utf8_with_stdin(args, b"")
+}
+
+fn succeeded(output: Output) -> Vec<u8> {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
+    let path = directory.join(name);
+    std::fs::write(&path, contents).expect("write a scratch file");
+    path
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+fn dropped(bytes: &[u8]) -> Vec<u8> {
+    bytes
+        .utf8_chunks()
+        .flat_map(|chunk| chunk.valid().as_bytes().to_vec())
+        .collect()
+}
+
+/// Bytes that hit every kind of error often: mostly high bytes, some ASCII.
+fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let byte = (state >> 24) as u8;
+            // Half the bytes are continuation bytes, so that sequences of
+            // every length complete often enough to be valid sometimes.
+            if state & 1 == 0 {
+                0x80 | (byte & 0x3F)
+            } else {
+                byte
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_stress_test_comes_out_as_lossy_decoding_reads_it() {
+    let bytes = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let fixed = succeeded(utf8(&["fix", STRESS_TEST]));
+    assert_eq!(fixed, String::from_utf8_lossy(&bytes).as_bytes());
+    let dropped_output = succeeded(utf8(&["fix", "--drop", STRESS_TEST]));
+    assert_eq!(dropped_output, dropped(&bytes));
+}
+
+#[test]
+fn random_bytes_come_out_as_lossy_decoding_reads_them() {
+    for seed in 1..=20 {
+        let bytes = random_bytes(seed, 64 + seed as usize * 997);
+        let fixed = succeeded(utf8_with_stdin(&["fix", "-"], &bytes));
+        assert_eq!(
+            fixed,
+            String::from_utf8_lossy(&bytes).as_bytes(),
+            "seed {seed}"
+        );
+        let fixed = succeeded(utf8_with_stdin(&["fix", "--drop", "-"], &bytes));
+        assert_eq!(fixed, dropped(&bytes), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_large_file_is_fixed_through_its_mapping() {
+    let dir = scratch();
+    let mut bytes = random_bytes(99, 3 << 20);
+    bytes.extend_from_slice(b"\xF0\x9F");
+    let path = write(dir.path(), "large.bin", &bytes);
+    let fixed = succeeded(utf8(&["fix", arg(&path)]));
+    assert_eq!(fixed, String::from_utf8_lossy(&bytes).as_bytes());
+}
+
+#[test]
+fn a_valid_input_comes_out_unchanged() {
+    let text = "Grüße, 世界 💖\n";
+    assert_eq!(
+        succeeded(utf8_with_stdin(&["fix", "-"], text.as_bytes())),
+        text.as_bytes()
+    );
+}
+
+#[test]
+fn the_output_is_valid_under_the_chosen_ruleset() {
+    // A raw zero is invalid modified UTF-8; U+FFFD takes its place.
+    let fixed = succeeded(utf8_with_stdin(
+        &["fix", "--ruleset", "mutf8", "-"],
+        b"a\x00b\xC0\x80",
+    ));
+    assert_eq!(fixed, b"a\xEF\xBF\xBDb\xC0\x80");
+    // The CESU-8 pair is kept; F0 starts nothing in CESU-8, so each byte of
+    // the four-byte form is a subpart of its own.
+    let fixed = succeeded(utf8_with_stdin(
+        &["fix", "--ruleset", "cesu8", "-"],
+        b"\xED\xA0\xBD\xED\xB2\x96\xF0\x9F\x92\x96",
+    ));
+    let mut expected = b"\xED\xA0\xBD\xED\xB2\x96".to_vec();
+    expected.extend("\u{FFFD}".repeat(4).as_bytes());
+    assert_eq!(fixed, expected);
+}
+
+#[test]
+fn output_goes_to_the_named_file() {
+    let dir = scratch();
+    let input = write(dir.path(), "in.txt", b"a\xFFb");
+    let out = dir.path().join("out.txt");
+    let stdout = succeeded(utf8(&["fix", "-o", arg(&out), arg(&input)]));
+    assert!(stdout.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), "a\u{FFFD}b".as_bytes());
+    assert_eq!(std::fs::read(&input).unwrap(), b"a\xFFb");
+}
+
+#[test]
+fn in_place_replaces_the_file_and_leaves_no_temporary_file() {
+    let dir = scratch();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9 \xC3\xA9\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let stdout = succeeded(utf8(&["fix", "--in-place", arg(&input)]));
+    assert!(stdout.is_empty());
+    assert_eq!(std::fs::read(&input).unwrap(), "caf\u{FFFD} é\n".as_bytes());
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["notes.txt"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&input).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "the input's permissions are kept");
+    }
+}
+
+#[test]
+fn in_place_with_a_relative_path_and_drop() {
+    let dir = scratch();
+    write(dir.path(), "notes.txt", b"a\xC0\xAFb");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["fix", "--drop", "--in-place", "notes.txt"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the utf8 binary runs");
+    succeeded(output);
+    assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), b"ab");
+}
+
+#[test]
+fn the_input_is_never_the_output_without_in_place() {
+    let dir = scratch();
+    let input = write(dir.path(), "in.txt", b"a\xFFb");
+    let same = dir.path().join(".").join("in.txt");
+    for out in [arg(&input), arg(&same)] {
+        let output = utf8(&["fix", "-o", out, arg(&input)]);
+        assert_eq!(output.status.code(), Some(2));
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            message,
+            format!(
+                "utf8: refusing to write over the input {}; use --in-place to replace it\n",
+                arg(&input)
+            )
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), b"a\xFFb");
+    }
+}
+
+#[test]
+fn conflicting_or_impossible_requests_exit_2() {
+    let dir = scratch();
+    let input = write(dir.path(), "in.txt", b"a\xFFb");
+    let out = dir.path().join("out.txt");
+    let output = utf8(&["fix", "--in-place", "-o", arg(&out), arg(&input)]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!out.exists());
+    let output = utf8(&["fix", "--in-place", "-"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "utf8: --in-place needs a file, not standard input\n"
+    );
+    let output = utf8(&["fix", arg(&dir.path().join("missing.txt"))]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().count(), 1);
+    let output = utf8(&["fix", "--ruleset", "utf9", arg(&input)]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = utf8(&["fix", arg(dir.path())]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    let help = String::from_utf8(succeeded(utf8(&["fix", "--help"]))).unwrap();
+    assert!(
+        help.contains("Exit status:") && help.contains("-o naming the input"),
+        "{help}"
+    );
+}
