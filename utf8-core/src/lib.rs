@@ -100,6 +100,7 @@ mod dialects;
 mod error;
 #[cfg(feature = "std")]
 mod io;
+pub mod parallel;
 pub mod paths;
 mod ruleset;
 mod shift;
