@@ -2,6 +2,8 @@
 //! and the proptest strategy of [`mutation`]s that turn valid input into
 //! nearly valid input (applied by [`mutate`]).
 
+pub mod dialect_text;
+
 use core::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
