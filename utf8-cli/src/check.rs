@@ -120,10 +120,10 @@ fn check_one<R: Ruleset>(
         return Ok(true);
     };
     let first = Invalid::from_error(bytes, error);
-    let mut cursor = Cursor::new();
+    let mut cursor = Cursor::for_ruleset::<R>();
     let mut run_start = 0;
     for invalid in errors_from::<R>(bytes, first).take(if all { usize::MAX } else { 1 }) {
-        cursor.advance_over_valid::<R>(bytes, invalid.offset);
+        cursor.advance_over_valid(bytes, invalid.offset);
         let explanation = report.explainer()?.explain(bytes, run_start, invalid);
         report.error(name, invalid, &cursor, &explanation)?;
         cursor.skip_invalid(invalid.len);

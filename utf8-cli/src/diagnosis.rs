@@ -219,14 +219,18 @@ pub struct Cursor {
     position: usize,
     line: usize,
     column: usize,
+    /// Whether `Decode` yields one value for a lead and a trail surrogate
+    /// that make up one sequence (CESU-8's supplementary characters).
+    pairs_are_one_value: bool,
 }
 
 impl Cursor {
-    pub fn new() -> Cursor {
+    pub fn for_ruleset<R: Ruleset>() -> Cursor {
         Cursor {
             position: 0,
             line: 1,
             column: 1,
+            pairs_are_one_value: Decode::<R>::new(b"\xED\xA0\x80\xED\xB0\x80").count() == 1,
         }
     }
 
@@ -240,10 +244,8 @@ impl Cursor {
 
     /// Moves to `to` over valid input that starts where validation started
     /// afresh or at a sequence boundary.
-    pub fn advance_over_valid<R: Ruleset>(&mut self, bytes: &[u8], to: usize) {
+    pub fn advance_over_valid(&mut self, bytes: &[u8], to: usize) {
         let valid = &bytes[self.position..to];
-        // Only the text after the last newline can reach the column, so only
-        // that is decoded; the rest is searched for newlines alone.
         match valid.iter().rposition(|&byte| byte == b'\n') {
             Some(last_newline) => {
                 let newlines = valid[..=last_newline]
@@ -251,9 +253,9 @@ impl Cursor {
                     .filter(|&&byte| byte == b'\n')
                     .count();
                 self.line += newlines;
-                self.column = 1 + Decode::<R>::new(&valid[last_newline + 1..]).count();
+                self.column = 1 + self.values_in(&valid[last_newline + 1..]);
             }
-            None => self.column += Decode::<R>::new(valid).count(),
+            None => self.column += self.values_in(valid),
         }
         self.position = to;
     }
@@ -262,6 +264,23 @@ impl Cursor {
     pub fn skip_invalid(&mut self, len: usize) {
         self.position += len;
         self.column += 1;
+    }
+
+    /// How many values `Decode` yields for `valid`, without decoding: every
+    /// built-in ruleset lays its sequences out as UTF-8 does, a value per
+    /// byte that is not a continuation byte, except that in CESU-8 a lead
+    /// surrogate (`ED A0–AF`), always followed by its trail in valid input,
+    /// makes one value with it.
+    fn values_in(&self, valid: &[u8]) -> usize {
+        let leads = valid.iter().filter(|&&byte| byte & 0xC0 != 0x80).count();
+        if !self.pairs_are_one_value {
+            return leads;
+        }
+        let pairs = valid
+            .windows(2)
+            .filter(|pair| pair[0] == 0xED && (0xA0..=0xAF).contains(&pair[1]))
+            .count();
+        leads - pairs
     }
 }
 
@@ -337,11 +356,49 @@ mod tests {
     fn columns_count_characters_and_earlier_errors_on_the_line() {
         type R = utf8_core::Rfc3629;
         let bytes = b"ab\n\xC3\xA7\xC3\xA9\xFFz";
-        let mut cursor = Cursor::new();
-        cursor.advance_over_valid::<R>(bytes, 7);
+        let mut cursor = Cursor::for_ruleset::<R>();
+        cursor.advance_over_valid(bytes, 7);
         assert_eq!((cursor.line(), cursor.column()), (2, 3));
         cursor.skip_invalid(1);
-        cursor.advance_over_valid::<R>(bytes, 9);
+        cursor.advance_over_valid(bytes, 9);
         assert_eq!((cursor.line(), cursor.column()), (2, 5));
+    }
+
+    struct ValuesMatchDecode;
+
+    impl crate::rulesets::WithRuleset for ValuesMatchDecode {
+        type Output = ();
+
+        fn call<R: Ruleset>(self) {
+            let samples: [&[u8]; 8] = [
+                "Grüße, 世界 💖".as_bytes(),
+                b"\xED\xA0\xBD\xED\xB2\x96",
+                b"a\xED\xA0\x80b\xED\xB0\x80",
+                b"a\xC0\x80b",
+                b"\xFD\xBF\xBF\xBF\xBF\xBF",
+                b"\xF8\x88\x80\x80\x80",
+                b"\xED\xA0\x80\xED\xB0\x80x",
+                b"\xE0\xA0\x80\x7F\x01",
+            ];
+            for sample in samples {
+                if R::validate(sample).is_err() {
+                    continue;
+                }
+                let cursor = Cursor::for_ruleset::<R>();
+                assert_eq!(
+                    cursor.values_in(sample),
+                    Decode::<R>::new(sample).count(),
+                    "{}: {sample:02X?}",
+                    R::NAME
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_counted_as_decode_yields_them_in_every_ruleset() {
+        for ruleset in utf8_spec::rulesets::BUILTIN {
+            crate::rulesets::with_ruleset(ruleset.name, ValuesMatchDecode).expect("built-in");
+        }
     }
 }

@@ -272,6 +272,18 @@ fn dialect_errors_are_explained_by_their_own_automaton() {
         "{}",
         text(&output.stdout)
     );
+    // A pair is one character: the error after it is in column 2.
+    let path = write(
+        dir.path(),
+        "after-pair.txt",
+        b"\xED\xA0\xBD\xED\xB2\x96\xFF",
+    );
+    let output = utf8(&["check", "--ruleset", "cesu8", arg(&path)]);
+    assert!(
+        text(&output.stdout).contains(":1:2: offset 6: bytes FF: "),
+        "{}",
+        text(&output.stdout)
+    );
     let path = write(dir.path(), "zero.txt", b"\x00");
     let output = utf8(&["check", "--ruleset", "mutf8", arg(&path)]);
     assert!(
