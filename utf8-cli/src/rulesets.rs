@@ -51,7 +51,7 @@ pub fn unknown_ruleset(name: &str) -> Failure {
 
 /// Validates a whole input, on every core when it is large enough to pay.
 pub fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    R::validate(bytes)
+    utf8_core::parallel::validate::<R>(bytes)
 }
 
 #[cfg(test)]
