@@ -1,0 +1,122 @@
+//! `utf8_core::cesu8::validate` and `utf8_core::mutf8::validate` against the
+//! `cesu8` crate's `from_cesu8` and `from_java_cesu8`, on the valid corpus
+//! files converted to CESU-8 (supplementary characters as surrogate pairs)
+//! and to Java's modified UTF-8 (the same, and U+0000 as `C0 80`).
+//!
+//! The crate has no validate-only function: `from_cesu8` returns a
+//! `Cow<str>`, and that is the cheapest way it offers to learn whether input
+//! is valid. It first runs `core::str::from_utf8` over the whole input and,
+//! when that succeeds, borrows it; otherwise it decodes into a new `String`
+//! byte by byte. So on a file with no supplementary character (and, for
+//! modified UTF-8, no U+0000) its converted form is plain UTF-8 and the crate
+//! runs at `core::str::from_utf8`'s speed; only files with surrogate pairs
+//! or `C0 80` take its decoding path: here `lipsum/Emoji-Lipsum` (16,384
+//! emoji) and `wikipedia_mars/portuguese` (one, which costs the crate the
+//! whole file). The ratios below
+//! therefore compare us with `core::str` on most files, and with a decoder
+//! on the others.
+//!
+//! Run: `cargo bench -p utf8-bench --bench dialects`.
+
+use std::borrow::Cow;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use utf8_bench::corpus_dir;
+
+/// Each UTF-16 code unit of `text` as UTF-8 encodes a code point of that
+/// value (UTR #26); with `java`, U+0000 as `C0 80` too (JVMS §4.4.7).
+fn convert(text: &str, java: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + text.len() / 2);
+    for unit in text.encode_utf16() {
+        let unit = u32::from(unit);
+        match unit {
+            0 if java => out.extend_from_slice(&[0xC0, 0x80]),
+            0..=0x7F => out.push(unit as u8),
+            0x80..=0x7FF => {
+                out.extend_from_slice(&[0xC0 | (unit >> 6) as u8, 0x80 | (unit & 0x3F) as u8])
+            }
+            _ => out.extend_from_slice(&[
+                0xE0 | (unit >> 12) as u8,
+                0x80 | ((unit >> 6) & 0x3F) as u8,
+                0x80 | (unit & 0x3F) as u8,
+            ]),
+        }
+    }
+    out
+}
+
+/// The valid corpus files, as `(dir/name, text)`, in path order.
+fn corpus() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for dir in ["lipsum", "wikipedia_mars"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(dir))
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", corpus_dir().join(dir).display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|p| p.to_string_lossy().ends_with(".utf8.txt"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("a valid UTF-8 corpus file");
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("utf-8 name")
+                .trim_end_matches(".utf8.txt");
+            files.push((format!("{dir}/{name}"), text));
+        }
+    }
+    assert!(
+        !files.is_empty(),
+        "no corpus under {}",
+        corpus_dir().display()
+    );
+    files
+}
+
+type Contender = (&'static str, fn(&[u8]) -> bool);
+
+type CrateDecode = for<'a> fn(&'a [u8]) -> Result<Cow<'a, str>, cesu8::Cesu8DecodingError>;
+
+const CESU8: [Contender; 2] = [
+    ("utf8-core", |b| utf8_core::cesu8::validate(b).is_ok()),
+    ("cesu8 crate", |b| cesu8::from_cesu8(b).is_ok()),
+];
+
+const MUTF8: [Contender; 2] = [
+    ("utf8-core", |b| utf8_core::mutf8::validate(b).is_ok()),
+    ("cesu8 crate", |b| cesu8::from_java_cesu8(b).is_ok()),
+];
+
+fn bench(c: &mut Criterion) {
+    for (name, text) in corpus() {
+        for (dialect, java, contenders, decode) in [
+            ("cesu8", false, CESU8, cesu8::from_cesu8 as CrateDecode),
+            ("mutf8", true, MUTF8, cesu8::from_java_cesu8),
+        ] {
+            let bytes = convert(&text, java);
+            // Both must accept the input, and the crate must give the text
+            // back, or the race would not be over the same work.
+            assert_eq!(
+                decode(&bytes).ok().as_deref(),
+                Some(text.as_str()),
+                "{dialect} {name}"
+            );
+            let mut group = c.benchmark_group(format!("{dialect}/{name}"));
+            group.throughput(Throughput::Bytes(bytes.len() as u64));
+            for (contender, validate) in contenders {
+                assert!(validate(&bytes), "{contender} on {dialect} {name}");
+                group.bench_function(contender, |b| b.iter(|| validate(black_box(&bytes))));
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = bench
+}
+criterion_main!(benches);
