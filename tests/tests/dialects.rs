@@ -384,6 +384,44 @@ fn check_rfc2279(bytes: &[u8]) {
     );
 }
 
+/// `chunks` against the chunks the reference's error items mark: valid
+/// bytes up to each error, the error's bytes (the rest of the input when it
+/// is cut short, which is then `is_incomplete`), and the valid tail.
+fn assert_chunks_agree<R: Ruleset>(
+    dialect: Dialect,
+    bytes: &[u8],
+    chunks: for<'a> fn(&'a [u8]) -> utf8_core::Chunks<'a, R>,
+) {
+    let mut expected = Vec::new();
+    let mut valid_from = 0;
+    for (start, error_len) in reference::Decode::new(dialect, bytes).filter_map(Result::err) {
+        let end = error_len.map_or(bytes.len(), |len| start + len);
+        expected.push((
+            &bytes[valid_from..start],
+            &bytes[start..end],
+            error_len.is_none(),
+        ));
+        valid_from = end;
+    }
+    if valid_from < bytes.len() {
+        expected.push((&bytes[valid_from..], &[][..], false));
+    }
+    let got: Vec<_> = chunks(bytes)
+        .map(|c| (c.valid(), c.invalid(), c.is_incomplete()))
+        .collect();
+    assert_eq!(got, expected, "{dialect:?} chunks {}", Hex(bytes));
+}
+
+fn check_chunks(dialect: Dialect, bytes: &[u8]) {
+    match dialect {
+        Dialect::Rfc3629 => assert_chunks_agree(dialect, bytes, Rfc3629::chunks),
+        Dialect::Cesu8 => assert_chunks_agree(dialect, bytes, cesu8::chunks),
+        Dialect::Mutf8 => assert_chunks_agree(dialect, bytes, mutf8::chunks),
+        Dialect::Wtf8 => assert_chunks_agree(dialect, bytes, wtf8::chunks),
+        Dialect::Rfc2279 => assert_chunks_agree(dialect, bytes, rfc2279::chunks),
+    }
+}
+
 /// Every boundary of every dialect's definition: ASCII and its edges, each
 /// continuation sub-range that some lead's second byte distinguishes (80-83,
 /// 84-87, 88-8F, 90-9F, A0-AF, B0-BF), the never-valid leads C0 C1, the C0
@@ -658,6 +696,7 @@ fn corpus_and_stress_test_in_every_dialect() {
     for bytes in inputs.iter().chain(&converted) {
         for dialect in DIALECTS {
             checker(dialect)(bytes);
+            check_chunks(dialect, bytes);
         }
     }
 }
@@ -806,6 +845,7 @@ proptest! {
         }
         for dialect in DIALECTS {
             checker(dialect)(&bytes);
+            check_chunks(dialect, &bytes);
         }
     }
 
@@ -815,6 +855,7 @@ proptest! {
     ) {
         for dialect in DIALECTS {
             checker(dialect)(&bytes);
+            check_chunks(dialect, &bytes);
         }
     }
 }
