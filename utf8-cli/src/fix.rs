@@ -28,7 +28,10 @@ pub struct Args {
     /// Write here instead of standard output (never the input itself: see --in-place)
     #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
     output: Option<PathBuf>,
-    /// Delete each invalid part instead of replacing it with U+FFFD
+    /// Delete each invalid part instead of replacing it with U+FFFD. Under
+    /// wtf8 and cesu8 this can bring two surrogate halves together (a pair
+    /// that WTF-8 forbids, or a CESU-8 pair out of two halves); the
+    /// replacement never does, so prefer it there
     #[arg(long)]
     drop: bool,
     /// Replace the input file: write a temporary file beside it, then rename

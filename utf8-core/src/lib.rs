@@ -167,6 +167,23 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     shift::validate::<R>(bytes)
 }
 
+/// [`validate`] for a piece of a stream that has been valid so far, where
+/// an error right at the start is no likelier than anywhere else: straight
+/// to the vector check, without the scalar lead.
+#[inline]
+pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
+        let level = simd::level();
+        if level != simd::Level::Portable
+            && const { R::AUTOMATON.only_start_accepts() }
+            && let Some(result) = simd::validate_at::<R>(level, bytes)
+        {
+            return result;
+        }
+    }
+    shift::validate::<R>(bytes)
+}
+
 /// Converts a byte slice to a string slice if it is valid UTF-8 (RFC 3629).
 ///
 /// Same contract as [`core::str::from_utf8`]: on failure the error tells how

@@ -89,13 +89,19 @@ impl<R: Ruleset> Validator<R> {
             self.run(&piece[from..from + 1])?;
             from += 1;
         }
+        // A piece usually ends inside a sequence; one-shot validation would
+        // report that as an error and pay for locating it exactly. Cutting
+        // the piece before its last sequence leaves the fast path input that
+        // ends at a boundary, and the automaton the few bytes after it.
         let rest = &piece[from..];
-        if !rest.is_empty() {
-            match R::validate(rest) {
+        let (whole, last) = rest.split_at(last_sequence_start::<R>(rest));
+        if !whole.is_empty() {
+            match crate::validate_piece::<R>(whole) {
                 Ok(()) => {
                     self.state = automaton.start;
-                    self.valid_up_to = self.read + rest.len();
-                    self.read += rest.len();
+                    self.valid_up_to = self.read + whole.len();
+                    self.read += whole.len();
+                    return self.run(last);
                 }
                 Err(error) if error.error_len().is_some() => {
                     return Err(self.fail(Utf8Error {
@@ -109,11 +115,11 @@ impl<R: Ruleset> Validator<R> {
                     self.valid_up_to = self.read + error.valid_up_to();
                     self.read += error.valid_up_to();
                     self.state = automaton.start;
-                    self.run(&rest[error.valid_up_to()..])?;
+                    return self.run(&rest[error.valid_up_to()..]);
                 }
             }
         }
-        Ok(())
+        self.run(last)
     }
 
     /// Ends the stream: an error if it ends inside a sequence (or if an
@@ -170,6 +176,22 @@ impl<R: Ruleset> Validator<R> {
         self.error = Some(error);
         error
     }
+}
+
+/// Where the last sequence of `bytes` may start: the last byte, among the
+/// final bytes a sequence can span, that is not a continuation byte. Only a
+/// guess that makes the common case fast — whatever the bytes, the caller's
+/// result is exact. Where the derivation found no continuation bytes (the
+/// vector check was declined) there is no guess: the whole input.
+fn last_sequence_start<R: Ruleset>(bytes: &[u8]) -> usize {
+    if !R::SIMD_AVAILABLE {
+        return bytes.len();
+    }
+    let window = R::SIMD_MAX_SEQUENCE_LEN.saturating_sub(1).min(bytes.len());
+    (bytes.len() - window..bytes.len())
+        .rev()
+        .find(|&i| !R::IS_CONTINUATION[bytes[i] as usize])
+        .unwrap_or(bytes.len())
 }
 
 impl<R: Ruleset> Default for Validator<R> {
