@@ -23,6 +23,20 @@ pub fn kuhn_stress_test() -> Vec<u8> {
     std::fs::read(KUHN_STRESS_TEST).unwrap_or_else(|e| panic!("{KUHN_STRESS_TEST}: {e}"))
 }
 
+/// Real text, valid and not: every corpus file (UTF-8 and Latin-1), Kuhn's
+/// stress test whole and each of its lines.
+pub fn real_text_inputs() -> Vec<Vec<u8>> {
+    let mut inputs: Vec<Vec<u8>> = corpus_files(".utf8.txt")
+        .into_iter()
+        .chain(corpus_files(".latin1.txt"))
+        .map(|(_, bytes)| bytes)
+        .collect();
+    let kuhn = kuhn_stress_test();
+    inputs.extend(kuhn.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+    inputs.push(kuhn);
+    inputs
+}
+
 /// Every file of the corpus whose name ends with `suffix`, with its bytes,
 /// in path order. Panics when there is none, so that a moved corpus cannot
 /// pass as "every file agrees".

@@ -27,7 +27,7 @@
 use proptest::prelude::*;
 use utf8_core::{cesu8, mutf8};
 use utf8_tests::dialect_text::{cesu8_from_str, mutf8_from_utf16};
-use utf8_tests::{Hex, corpus_files, for_each_string, kuhn_stress_test, mutate};
+use utf8_tests::{Hex, for_each_string, mutate, real_text_inputs};
 
 /// Our CESU-8 decoding as a Rust string, `None` if invalid.
 fn our_cesu8(bytes: &[u8]) -> Option<String> {
@@ -187,14 +187,7 @@ fn every_short_string_over_representatives() {
 
 #[test]
 fn corpus_and_stress_test() {
-    let mut inputs: Vec<Vec<u8>> = corpus_files(".utf8.txt")
-        .into_iter()
-        .chain(corpus_files(".latin1.txt"))
-        .map(|(_, bytes)| bytes)
-        .collect();
-    let kuhn = kuhn_stress_test();
-    inputs.extend(kuhn.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-    inputs.push(kuhn);
+    let inputs = real_text_inputs();
     let mut converted = Vec::new();
     for bytes in &inputs {
         if let Ok(text) = core::str::from_utf8(bytes) {

@@ -19,7 +19,7 @@ use utf8_tests::dialect_text::{
 };
 use utf8_tests::{
     Hex, all_bytes, corpus_files, error_parts, for_each_string, kuhn_stress_test, mutate,
-    std_error_parts,
+    real_text_inputs, std_error_parts,
 };
 
 /// `(valid_up_to, error_len)`.
@@ -678,14 +678,7 @@ fn exhaustive_rfc2279() {
 
 #[test]
 fn corpus_and_stress_test_in_every_dialect() {
-    let mut inputs: Vec<Vec<u8>> = corpus_files(".utf8.txt")
-        .into_iter()
-        .chain(corpus_files(".latin1.txt"))
-        .map(|(_, bytes)| bytes)
-        .collect();
-    let kuhn = kuhn_stress_test();
-    inputs.extend(kuhn.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-    inputs.push(kuhn);
+    let inputs = real_text_inputs();
     let mut converted = Vec::new();
     for bytes in &inputs {
         if let Ok(text) = core::str::from_utf8(bytes) {
