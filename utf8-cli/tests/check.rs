@@ -1,7 +1,11 @@
 //! `utf8 check` run as a user runs it.
 
+mod common;
+
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use common::{arg, scratch, write};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -35,20 +39,6 @@ fn utf8(args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a temporary directory")
-}
-
-fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
-    let path = directory.join(name);
-    std::fs::write(&path, contents).expect("write a scratch file");
-    path
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 path")
 }
 
 fn json_lines(output: &Output) -> Vec<Value> {

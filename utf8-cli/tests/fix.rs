@@ -1,7 +1,10 @@
 //! `utf8 fix` run as a user runs it.
 
+mod common;
+
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+
+use common::{arg, scratch, write};
 use std::process::{Command, Output, Stdio};
 
 const STRESS_TEST: &str = concat!(
@@ -42,20 +45,6 @@ fn succeeded(output: Output) -> Vec<u8> {
         String::from_utf8_lossy(&output.stderr)
     );
     output.stdout
-}
-
-fn scratch() -> tempfile::TempDir {
-    tempfile::tempdir().expect("a temporary directory")
-}
-
-fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
-    let path = directory.join(name);
-    std::fs::write(&path, contents).expect("write a scratch file");
-    path
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 path")
 }
 
 fn dropped(bytes: &[u8]) -> Vec<u8> {

@@ -1,0 +1,17 @@
+//! Scratch files for the command's end-to-end tests.
+
+use std::path::{Path, PathBuf};
+
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+pub fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
+    let path = directory.join(name);
+    std::fs::write(&path, contents).expect("write a scratch file");
+    path
+}
+
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
