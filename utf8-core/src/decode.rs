@@ -81,8 +81,8 @@ impl<'a, R: Ruleset> Decode<'a, R> {
 /// The value and length of the unit at `at`, which must not reach past `end`.
 fn unit_at(bytes: &[u8], at: usize, end: usize) -> (u32, usize) {
     let lead = bytes[at];
+    // ASCII, and any byte that starts no unit, is a unit of its own.
     let len = match lead.leading_ones() {
-        0 => return (u32::from(lead), 1),
         n @ 2..=6 => n as usize,
         _ => return (u32::from(lead), 1),
     };
