@@ -95,6 +95,7 @@ extern crate std;
 
 mod automaton;
 mod chunks;
+mod cpu;
 mod decode;
 mod dialects;
 mod error;

@@ -5,8 +5,9 @@
 //! `core::str::from_utf8` and with each other. A path this build or CPU
 //! cannot run gives `None`.
 
+use crate::cpu::Level;
 use crate::ruleset::Ruleset;
-use crate::simd::{self, Level};
+use crate::simd;
 use crate::{Rfc3629, Utf8Error, shift};
 
 /// A validation path.

@@ -16,16 +16,26 @@ const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; CHUNK]);
 #[inline]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    if crate::simd::has_bmi2() {
-        // SAFETY: the CPU has BMI2.
-        return unsafe { crate::simd::x86::bmi2::shift_validate::<R>(bytes) };
+    if crate::cpu::has_bmi2() {
+        // SAFETY: `has_bmi2` found BMI2 on this CPU.
+        return unsafe { validate_bmi2::<R>(bytes) };
     }
+    validate_inline::<R>(bytes)
+}
+
+/// The shift DFA compiled with BMI2 (`shrx`).
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[target_feature(enable = "bmi2")]
+unsafe fn validate_bmi2<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     validate_inline::<R>(bytes)
 }
 
 /// The shift-DFA loop, inlined into each instruction-set variant.
 #[inline(always)]
-pub(crate) fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if !R::SHIFT_AVAILABLE {
         return R::AUTOMATON.validate_const(bytes);
     }

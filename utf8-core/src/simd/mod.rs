@@ -5,17 +5,26 @@
 //! The algorithm is written once, in the `algorithm!` macro, over a small vector type
 //! that each instruction set provides (`x86::avx512`, `x86::avx2`,
 //! `x86::sse41`, `neon`).
-//! Which one runs is decided once per process (at run time with `std`, at
-//! compile time from the enabled target features without it).
+//! Which one runs is decided once per process, in `crate::cpu`.
 //!
-//! Input is checked in blocks of 64 bytes, and the error register is tested
-//! after each block, so an error early in a large input is found early. A
-//! failing block only says *that* the input is invalid near there; the exact
-//! `valid_up_to` and `error_len` come from the class-table automaton, started
-//! at a sequence boundary at least the check's proved lag before the block.
+//! Input is checked in blocks of 64 bytes that `blocks::Blocks` hands out:
+//! whole blocks inside the input, and the partial blocks at either end copied
+//! into local arrays. Each vector type loads only from a reference to exactly
+//! its width, and the bytes before each vector come from the previous vector,
+//! carried in a register, so the check cannot read outside the input.
+//!
+//! The error register is tested after each group of blocks, so an error early
+//! in a large input is found early. A failing group only says *that* the
+//! input is invalid near there; the group's blocks are checked again one by
+//! one to narrow it down, and the exact `valid_up_to` and `error_len` come
+//! from the class-table automaton, started at a sequence boundary at least
+//! the check's proved lag before the failing block.
 
 use crate::Utf8Error;
+pub use crate::cpu::{Level, level, supports};
 use crate::ruleset::Ruleset;
+
+pub(crate) mod blocks;
 
 /// Bytes per block: the unit of the ASCII skip.
 pub(crate) const BLOCK: usize = 64;
@@ -28,25 +37,29 @@ pub(crate) const GROUP: usize = 4;
 /// The algorithm, generic over the ruleset `R`, for the vector type `V` in
 /// scope (with `LANES` bytes per vector) and the target feature `$feature`.
 ///
-/// The bytes 1 to 5 positions before each vector come from overlapping
-/// unaligned loads rather than from shuffling the previous vector: loads go
-/// to the load ports, while on many x86 cores every shuffle competes for one
-/// port that the table lookups already keep busy.
+/// `V`'s operations are safe, its constructors `unsafe`: they need the target
+/// feature. `Registers`, made only by the `unsafe` `registers`, is the proof
+/// that the CPU has it, and `Registers::load` is the one place where input
+/// bytes become vectors.
 macro_rules! algorithm {
     ($feature:literal) => {
         use $crate::ruleset::Ruleset;
+        use $crate::simd::blocks::{Align, Blocks, framed};
         use $crate::simd::{BLOCK, GROUP};
 
-        const VECTORS: usize = BLOCK / V::LANES;
-
-        /// The ruleset's tables in registers.
+        /// The ruleset's tables in registers, and the proof that this CPU has
+        /// the module's target feature.
         struct Registers {
             sets: [[V; 4]; 2],
             must_continue: [V; 4],
             incomplete: V,
             high_bit: V,
+            zero: V,
+            boundary: V,
         }
 
+        /// # Safety
+        /// The CPU must support this module's target feature.
         #[inline(always)]
         unsafe fn registers<R: Ruleset>() -> Registers {
             let incomplete = const {
@@ -65,9 +78,13 @@ macro_rules! algorithm {
                 }
                 max
             };
-            // SAFETY: the caller runs with this module's target feature.
+            let t = &R::SIMD_TABLES;
+            // `byte - (threshold - 0x80)`, saturating, has its high bit set
+            // exactly when byte >= threshold.
+            let must_continue = |k: usize| R::SIMD_MUST_CONTINUE[k].wrapping_sub(0x80);
+            // SAFETY: the caller promises the target feature, which is all the
+            // constructors need; every reference they read is a whole array.
             unsafe {
-                let t = &R::SIMD_TABLES;
                 Registers {
                     sets: [
                         [
@@ -83,270 +100,226 @@ macro_rules! algorithm {
                             V::table(&t[1][3]),
                         ],
                     ],
-                    // `byte - (threshold - 0x80)`, saturating, has its high bit set exactly when byte >= threshold.
                     must_continue: [
-                        V::splat(R::SIMD_MUST_CONTINUE[0].wrapping_sub(0x80)),
-                        V::splat(R::SIMD_MUST_CONTINUE[1].wrapping_sub(0x80)),
-                        V::splat(R::SIMD_MUST_CONTINUE[2].wrapping_sub(0x80)),
-                        V::splat(R::SIMD_MUST_CONTINUE[3].wrapping_sub(0x80)),
+                        V::splat(must_continue(0)),
+                        V::splat(must_continue(1)),
+                        V::splat(must_continue(2)),
+                        V::splat(must_continue(3)),
                     ],
-                    incomplete: V::load(incomplete.as_ptr()),
+                    incomplete: V::load(&incomplete),
                     high_bit: V::splat(0x80),
+                    zero: V::splat(0),
+                    boundary: V::splat(R::SIMD_BOUNDARY),
                 }
             }
         }
 
-        /// The vector of bytes `n` positions before `input`, which sits at `at`
-        /// after the vector `before` (read only with `V::SHUFFLE_PREV`).
-        #[inline(always)]
-        unsafe fn back(at: *const u8, input: V, before: V, n: usize) -> V {
-            // SAFETY: the caller guarantees the bytes before `at` are readable and
-            // runs with this module's target feature.
-            unsafe {
-                if V::SHUFFLE_PREV {
-                    input.prev(before, n)
-                } else {
-                    V::load(at.sub(n))
-                }
+        impl Registers {
+            /// The vector of `bytes`: a reference to exactly one vector's width.
+            #[inline(always)]
+            fn load(&self, bytes: &[u8; V::LANES]) -> V {
+                // SAFETY: `self` exists only where the CPU has the target
+                // feature (see `registers`), and `bytes` is valid for the
+                // `LANES` bytes the load reads.
+                unsafe { V::load(bytes) }
             }
         }
 
         /// One table set's bits for each (previous byte, byte) pair.
         #[inline(always)]
-        unsafe fn pair_bits<R: Ruleset>(
+        fn pair_bits<R: Ruleset>(
             set: &[V; 4],
             prev_high: V,
             prev_low: V,
             cur_high: V,
             cur_low: V,
         ) -> V {
-            // SAFETY: the caller runs with this module's target feature.
-            unsafe {
-                let bits = set[0]
-                    .lookup(prev_high)
-                    .and(set[1].lookup(prev_low))
-                    .and(set[2].lookup(cur_high));
-                if R::SIMD_NEEDS_CUR_LOW {
-                    bits.and(set[3].lookup(cur_low))
-                } else {
-                    bits
-                }
+            let bits = set[0]
+                .lookup(prev_high)
+                .and(set[1].lookup(prev_low))
+                .and(set[2].lookup(cur_high));
+            if R::SIMD_NEEDS_CUR_LOW {
+                bits.and(set[3].lookup(cur_low))
+            } else {
+                bits
             }
         }
 
-        /// The error bits of the vector at `at`; the `SIMD_MAX_SEQUENCE_LEN - 1`
-        /// bytes before it (a whole vector with `V::SHUFFLE_PREV`) must be
-        /// readable too.
+        /// The error bits of `input`, which follows the vector `before` (boundary
+        /// bytes at the start of the input).
         #[inline(always)]
-        unsafe fn check<R: Ruleset>(r: &Registers, at: *const u8) -> V {
-            // SAFETY: the caller guarantees `at - reach_back .. at + LANES` is
-            // readable and runs with this module's target feature.
-            unsafe {
-                let input = V::load(at);
-                // The bytes 1..=5 positions back: shifted out of an aligned load of
-                // the vector before, or loaded directly; which is cheaper depends
-                // on the instruction set (see `V::SHUFFLE_PREV`).
-                let before = if V::SHUFFLE_PREV {
-                    V::load(at.sub(V::LANES))
-                } else {
-                    input
-                };
-                let prev1 = back(at, input, before, 1);
-                let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
-                let cur_high = input.high_nibbles();
-                let cur_low = if R::SIMD_NEEDS_CUR_LOW {
-                    input.low_nibbles()
-                } else {
-                    cur_high
-                };
-                let mut error = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
-                if R::SIMD_MAX_SEQUENCE_LEN > 2 {
-                    let mut must = back(at, input, before, 2).saturating_sub(r.must_continue[0]);
-                    if R::SIMD_MAX_SEQUENCE_LEN > 3 {
-                        must =
-                            must.or(back(at, input, before, 3).saturating_sub(r.must_continue[1]));
-                    }
-                    if R::SIMD_MAX_SEQUENCE_LEN > 4 {
-                        must =
-                            must.or(back(at, input, before, 4).saturating_sub(r.must_continue[2]));
-                    }
-                    if R::SIMD_MAX_SEQUENCE_LEN > 5 {
-                        must =
-                            must.or(back(at, input, before, 5).saturating_sub(r.must_continue[3]));
-                    }
-                    error = error.xor(must.and(r.high_bit));
+        fn check<R: Ruleset>(r: &Registers, input: V, before: V) -> V {
+            let prev1 = input.prev(before, 1);
+            let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
+            let cur_high = input.high_nibbles();
+            let cur_low = if R::SIMD_NEEDS_CUR_LOW {
+                input.low_nibbles()
+            } else {
+                cur_high
+            };
+            let mut error = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
+            if R::SIMD_MAX_SEQUENCE_LEN > 2 {
+                let mut must = input.prev(before, 2).saturating_sub(r.must_continue[0]);
+                if R::SIMD_MAX_SEQUENCE_LEN > 3 {
+                    must = must.or(input.prev(before, 3).saturating_sub(r.must_continue[1]));
                 }
-                if R::SIMD_SETS > 1 {
-                    error = error.or(pair_bits::<R>(
-                        &r.sets[1], prev_high, prev_low, cur_high, cur_low,
-                    ));
+                if R::SIMD_MAX_SEQUENCE_LEN > 4 {
+                    must = must.or(input.prev(before, 4).saturating_sub(r.must_continue[2]));
                 }
-                error
+                if R::SIMD_MAX_SEQUENCE_LEN > 5 {
+                    must = must.or(input.prev(before, 5).saturating_sub(r.must_continue[3]));
+                }
+                error = error.xor(must.and(r.high_bit));
             }
+            if R::SIMD_SETS > 1 {
+                error = error.or(pair_bits::<R>(
+                    &r.sets[1], prev_high, prev_low, cur_high, cur_low,
+                ));
+            }
+            error
         }
 
-        /// Checks the block at `at` (with a sequence's worth of readable bytes
-        /// before it); returns its error bits and whether it leaves a sequence
-        /// open at its end.
+        /// What checking a block leaves: its error bits, whether it leaves a
+        /// sequence open at its end, and its last vector (the next block's
+        /// `before`).
+        #[derive(Clone, Copy)]
+        struct Checked {
+            error: V,
+            open: V,
+            last: V,
+        }
+
+        /// Checks `block`, which follows the vector `before`.
         #[inline(always)]
-        unsafe fn check_block<R: Ruleset>(r: &Registers, at: *const u8) -> (V, V) {
-            // SAFETY: forwarded from the caller.
-            unsafe {
-                // Plain loops, no closures: a closure passed to a generic
-                // iterator adaptor is compiled without this module's target
-                // feature, and its intrinsics stop being inlined.
-                let mut error = V::splat(0);
-                for i in 0..VECTORS {
-                    error = error.or(check::<R>(r, at.add(i * V::LANES)));
-                }
-                let last = V::load(at.add(BLOCK - V::LANES));
-                (error, last.saturating_sub(r.incomplete))
+        fn check_block<R: Ruleset>(r: &Registers, block: &[u8; BLOCK], before: V) -> Checked {
+            let mut error = r.zero;
+            let mut before = before;
+            // Plain loops, no closures: a closure passed to a generic iterator
+            // adaptor is compiled without this module's target feature, and
+            // its intrinsics stop being inlined.
+            for vector in block.as_chunks::<{ V::LANES }>().0 {
+                let input = r.load(vector);
+                error = error.or(check::<R>(r, input, before));
+                before = input;
+            }
+            Checked {
+                error,
+                open: before.saturating_sub(r.incomplete),
+                last: before,
             }
         }
 
-        /// The first of the blocks from `from` to `to` whose check errs (`from`
-        /// if none does alone): a failing group is narrowed to one block, so
-        /// that the exact error is looked for in 64 bytes rather than 256.
+        /// The OR of the block's vectors (its high bits say whether it is all
+        /// ASCII) and its last vector.
+        #[inline(always)]
+        fn block_or(r: &Registers, block: &[u8; BLOCK]) -> (V, V) {
+            let mut acc = r.zero;
+            let mut last = r.zero;
+            for vector in block.as_chunks::<{ V::LANES }>().0 {
+                last = r.load(vector);
+                acc = acc.or(last);
+            }
+            (acc, last)
+        }
+
+        /// The index of the first of `blocks` (which follow the vector
+        /// `before`) whose check errs alone; 0 if none does, when the error
+        /// is a sequence left open before a run of ASCII.
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
-        unsafe fn first_failing_block<R: Ruleset>(
+        fn first_failing_block<R: Ruleset>(
             r: &Registers,
-            ptr: *const u8,
-            from: usize,
-            to: usize,
+            blocks: &[[u8; BLOCK]],
+            before: &V,
         ) -> usize {
-            let mut at = from;
-            while at < to {
-                // SAFETY: the main loop read these blocks (and the bytes before
-                // them) just before; the target feature is the caller's.
-                if unsafe { check_block::<R>(r, ptr.add(at)).0.any() } {
-                    return at;
+            let mut before = *before;
+            for (index, block) in blocks.iter().enumerate() {
+                let checked = check_block::<R>(r, block, before);
+                if checked.error.any() {
+                    return index;
                 }
-                at += BLOCK;
+                before = checked.last;
             }
-            from
+            0
         }
 
-        /// The OR of the block's vectors: its high bits say whether it is all ASCII.
-        #[inline(always)]
-        unsafe fn block_or(at: *const u8) -> V {
-            // SAFETY: the caller guarantees `at .. at + BLOCK` is readable and runs
-            // with this module's target feature.
-            unsafe {
-                let mut acc = V::splat(0);
-                for i in 0..VECTORS {
-                    acc = acc.or(V::load(at.add(i * V::LANES)));
-                }
-                acc
-            }
-        }
-
-        /// Checks `bytes`; on failure returns a position at or before the block
-        /// where the check erred.
+        /// Checks `bytes`; on failure returns a position at or before the
+        /// block where the check erred.
         ///
         /// # Safety
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
-            // SAFETY: loads in the main loop read `pos - reach_back .. pos + BLOCK`
-            // with `pos >= reach_back` and `pos + BLOCK <= len` (`reach_back` is
-            // how far `check` reads back: a vector, or a sequence less one byte,
-            // both at most `BLOCK`); the first and
-            // last blocks are read at offset `BLOCK` of local buffers of
-            // `2 * BLOCK` bytes; the target feature is the caller's promise.
-            unsafe {
-                let r = registers::<R>();
-                let ptr = bytes.as_ptr();
-                let len = bytes.len();
+            // SAFETY: the caller promises the target feature.
+            let r = unsafe { registers::<R>() };
+            let input = Blocks::new(bytes);
 
-                // A short input is one block framed by boundary bytes on both sides.
-                if len < BLOCK {
-                    let mut framed = [R::SIMD_BOUNDARY; 2 * BLOCK];
-                    framed[BLOCK..BLOCK + len].copy_from_slice(bytes);
-                    let (error, open) = check_block::<R>(&r, framed.as_ptr().add(BLOCK));
-                    return if error.or(open).any() { Err(0) } else { Ok(()) };
-                }
-
-                // The first block, after boundary bytes (the check assumes them
-                // before the input).
-                let mut head = [R::SIMD_BOUNDARY; 2 * BLOCK];
-                head[BLOCK..].copy_from_slice(&bytes[..BLOCK]);
-                let (mut error, mut prev_incomplete) =
-                    check_block::<R>(&r, head.as_ptr().add(BLOCK));
-                if error.any() {
+            // The check was proved with boundary bytes before the input.
+            let mut before = r.boundary;
+            let mut open = r.zero;
+            if !input.head.is_empty() {
+                let head = framed(input.head, Align::End, R::SIMD_BOUNDARY);
+                let checked = check_block::<R>(&r, &head, before);
+                if checked.error.any() {
                     return Err(0);
                 }
-                // Go on from the first cache-line boundary within the first block
-                // that leaves room to read a sequence back (positions checked twice
-                // are harmless): loads that straddle cache lines cost. Otherwise go
-                // on after the first block, which is aligned when the input is.
-                let reach_back = if V::SHUFFLE_PREV {
-                    V::LANES
-                } else {
-                    R::SIMD_MAX_SEQUENCE_LEN - 1
-                };
-                let aligned = (BLOCK - ptr as usize % BLOCK) % BLOCK;
-                let mut pos = if aligned >= reach_back {
-                    aligned
-                } else {
-                    BLOCK
-                };
+                (before, open) = (checked.last, checked.open);
+            }
 
-                // The error register is tested after a run of ASCII and otherwise
-                // once every GROUP blocks; a failure is reported at the first block
-                // since the last test.
-                let mut tested = 0;
-                let mut since_test = 0;
-                while pos + BLOCK <= len {
-                    let at = ptr.add(pos);
-                    if R::SIMD_ASCII_SKIP && block_or(at).is_ascii() {
-                        // ASCII reads to the check like boundary bytes: all that can
-                        // fail in a run of it is a sequence left open before the run.
-                        error = error.or(prev_incomplete);
-                        if error.any() {
-                            return Err(tested);
+            // The error register is tested after a run of ASCII and otherwise
+            // once every GROUP blocks; a failing group is narrowed to a block.
+            let body = input.body;
+            let mut error = r.zero;
+            let mut group_start = 0;
+            let mut group_before = before;
+            let mut index = 0;
+            while index < body.len() {
+                if R::SIMD_ASCII_SKIP {
+                    let (or, mut last) = block_or(&r, &body[index]);
+                    if or.is_ascii() {
+                        // ASCII reads to the check like boundary bytes: all
+                        // that can fail in a run of it is a sequence left
+                        // open before the run.
+                        if error.or(open).any() {
+                            return Err(input.body_offset(group_start));
                         }
-                        pos += BLOCK;
-                        while pos + BLOCK <= len {
-                            if !block_or(ptr.add(pos)).is_ascii() {
+                        index += 1;
+                        while index < body.len() {
+                            let (or, next_last) = block_or(&r, &body[index]);
+                            if !or.is_ascii() {
                                 break;
                             }
-                            pos += BLOCK;
+                            last = next_last;
+                            index += 1;
                         }
-                        prev_incomplete = V::splat(0);
-                        tested = pos;
-                        since_test = 0;
+                        (before, open) = (last, r.zero);
+                        (group_start, group_before) = (index, before);
                         continue;
                     }
-                    let (block_error, open) = check_block::<R>(&r, at);
-                    error = error.or(block_error);
-                    prev_incomplete = open;
-                    pos += BLOCK;
-                    since_test += 1;
-                    if since_test == GROUP {
-                        if error.any() {
-                            return Err(first_failing_block::<R>(&r, ptr, tested, pos));
-                        }
-                        tested = pos;
-                        since_test = 0;
+                }
+                let checked = check_block::<R>(&r, &body[index], before);
+                error = error.or(checked.error);
+                (before, open) = (checked.last, checked.open);
+                index += 1;
+                if index - group_start == GROUP || index == body.len() {
+                    if error.any() {
+                        let group = &body[group_start..index];
+                        let failing = first_failing_block::<R>(&r, group, &group_before);
+                        return Err(input.body_offset(group_start + failing));
                     }
+                    (group_start, group_before) = (index, before);
                 }
-                if error.any() {
-                    return Err(first_failing_block::<R>(&r, ptr, tested, pos));
-                }
+            }
 
-                // The last, partial block: the bytes before it for context, then the
-                // rest, then boundary bytes; its end test (proved equal to checking
-                // boundary bytes after it) catches a sequence left open. An input
-                // that ends at a block boundary gets a block of boundary bytes.
-                let mut tail = [R::SIMD_BOUNDARY; 2 * BLOCK];
-                let context = pos.min(BLOCK);
-                tail[BLOCK - context..BLOCK].copy_from_slice(&bytes[pos - context..pos]);
-                tail[BLOCK..BLOCK + len - pos].copy_from_slice(&bytes[pos..]);
-                let (block_error, open) = check_block::<R>(&r, tail.as_ptr().add(BLOCK));
-                error = error.or(block_error).or(open);
-                if error.any() { Err(tested) } else { Ok(()) }
+            // The tail, then boundary bytes: the check of those (proved equal
+            // to the input's end) and the end test catch a sequence left open.
+            let tail = framed(input.tail, Align::Start, R::SIMD_BOUNDARY);
+            let checked = check_block::<R>(&r, &tail, before);
+            if checked.error.or(checked.open).any() {
+                Err(input.body_offset(group_start))
+            } else {
+                Ok(())
             }
         }
     };
@@ -358,105 +331,6 @@ pub(crate) mod x86;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
-
-/// The vector code each call can use, decided once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Level {
-    /// The shift DFA only.
-    Portable = 1,
-    /// x86 SSE4.1 (16-byte vectors).
-    Sse41 = 2,
-    /// x86 AVX2 (32-byte vectors).
-    Avx2 = 3,
-    /// aarch64 NEON (16-byte vectors).
-    Neon = 4,
-    /// x86 AVX-512 F and BW (64-byte vectors, one per block).
-    Avx512 = 5,
-}
-
-/// The best level this CPU supports.
-#[inline]
-pub fn level() -> Level {
-    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        static LEVEL: AtomicU8 = AtomicU8::new(0);
-        match LEVEL.load(Ordering::Relaxed) {
-            5 => Level::Avx512,
-            3 => Level::Avx2,
-            2 => Level::Sse41,
-            1 => Level::Portable,
-            _ => {
-                let detected = if std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                {
-                    Level::Avx512
-                } else if std::is_x86_feature_detected!("avx2") {
-                    Level::Avx2
-                } else if std::is_x86_feature_detected!("sse4.1") {
-                    Level::Sse41
-                } else {
-                    Level::Portable
-                };
-                LEVEL.store(detected as u8, Ordering::Relaxed);
-                detected
-            }
-        }
-    }
-    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
-    {
-        compile_time_level()
-    }
-}
-
-/// Whether the CPU has BMI2, for the shift DFA's variable shifts (detected
-/// once with `std`, from the enabled target features without it).
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-#[inline]
-pub(crate) fn has_bmi2() -> bool {
-    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        static BMI2: AtomicU8 = AtomicU8::new(0);
-        match BMI2.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let detected = std::is_x86_feature_detected!("bmi2");
-                BMI2.store(1 + u8::from(detected), Ordering::Relaxed);
-                detected
-            }
-        }
-    }
-    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
-    {
-        cfg!(target_feature = "bmi2")
-    }
-}
-
-/// The level the enabled target features guarantee (used without `std`).
-#[allow(dead_code)]
-const fn compile_time_level() -> Level {
-    if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
-        && cfg!(target_feature = "avx512f")
-        && cfg!(target_feature = "avx512bw")
-    {
-        Level::Avx512
-    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
-        && cfg!(target_feature = "avx2")
-    {
-        Level::Avx2
-    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
-        && cfg!(target_feature = "sse4.1")
-    {
-        Level::Sse41
-    } else if cfg!(target_arch = "aarch64") && cfg!(target_feature = "neon") {
-        Level::Neon
-    } else {
-        Level::Portable
-    }
-}
 
 /// Runs the check at `level`; `None` when this build or CPU has no such level.
 #[inline]
@@ -480,32 +354,6 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
         // SAFETY: NEON is part of the aarch64 baseline that Rust targets.
         Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
         _ => None,
-    }
-}
-
-/// Whether this CPU runs code compiled for `level`.
-pub fn supports(level: Level) -> bool {
-    match level {
-        Level::Portable => true,
-        Level::Avx512 | Level::Avx2 | Level::Sse41 | Level::Neon => {
-            let best = level_rank(self::level());
-            match level {
-                Level::Neon => cfg!(target_arch = "aarch64"),
-                _ => {
-                    cfg!(any(target_arch = "x86_64", target_arch = "x86"))
-                        && level_rank(level) <= best
-                }
-            }
-        }
-    }
-}
-
-fn level_rank(level: Level) -> u8 {
-    match level {
-        Level::Portable | Level::Neon => 1,
-        Level::Sse41 => 2,
-        Level::Avx2 => 3,
-        Level::Avx512 => 4,
     }
 }
 

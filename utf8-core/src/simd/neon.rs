@@ -1,23 +1,45 @@
 //! The vector type for aarch64 NEON (16 bytes).
 //!
-//! Every method is `#[inline(always)]` and `unsafe`: each is only called from
-//! a function compiled with NEON, into which it is inlined.
+//! A `V` is made only by its `unsafe` constructors, which need NEON; every
+//! operation on a `V` is therefore safe to call, and each `unsafe` block in
+//! one names that reason. Every method is `#[inline(always)]`, so that it is
+//! compiled into the caller, which runs with NEON enabled.
 
 use core::arch::aarch64::*;
 
 #[derive(Clone, Copy)]
 pub(crate) struct V(uint8x16_t);
 
-// SAFETY (for every method): NEON is enabled; loads read exactly 16 bytes
-// from a pointer the caller guarantees valid for them.
 impl V {
     pub(crate) const LANES: usize = 16;
-    /// `ext` is one cheap instruction; loads would straddle cache lines.
-    pub(crate) const SHUFFLE_PREV: bool = true;
 
-    /// The bytes `n` (1..=5) positions back.
+    /// # Safety
+    /// The CPU must support NEON.
     #[inline(always)]
-    pub(crate) unsafe fn prev(self, before: V, n: usize) -> V {
+    pub(crate) unsafe fn load(bytes: &[u8; 16]) -> V {
+        // SAFETY: the caller promises NEON; `bytes` is valid for the 16 bytes read.
+        unsafe { V(vld1q_u8(bytes.as_ptr())) }
+    }
+    /// # Safety
+    /// The CPU must support NEON.
+    #[inline(always)]
+    pub(crate) unsafe fn splat(byte: u8) -> V {
+        // SAFETY: the caller promises NEON.
+        unsafe { V(vdupq_n_u8(byte)) }
+    }
+    /// # Safety
+    /// The CPU must support NEON.
+    #[inline(always)]
+    pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+        // SAFETY: the caller promises NEON; `entries` is valid for the 16 bytes read.
+        unsafe { Self::load(entries) }
+    }
+
+    /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
+    /// `self`'s first `16 - n`.
+    #[inline(always)]
+    pub(crate) fn prev(self, before: V, n: usize) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe {
             V(match n {
                 1 => vextq_u8::<15>(before.0, self.0),
@@ -28,53 +50,50 @@ impl V {
             })
         }
     }
-
     #[inline(always)]
-    pub(crate) unsafe fn load(ptr: *const u8) -> V {
-        unsafe { V(vld1q_u8(ptr)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn splat(byte: u8) -> V {
-        unsafe { V(vdupq_n_u8(byte)) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
-        unsafe { V(vld1q_u8(entries.as_ptr())) }
-    }
-    #[inline(always)]
-    pub(crate) unsafe fn or(self, other: V) -> V {
+    pub(crate) fn or(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vorrq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn and(self, other: V) -> V {
+    pub(crate) fn and(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vandq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn xor(self, other: V) -> V {
+    pub(crate) fn xor(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(veorq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn high_nibbles(self) -> V {
+    pub(crate) fn high_nibbles(self) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vshrq_n_u8::<4>(self.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn low_nibbles(self) -> V {
+    pub(crate) fn low_nibbles(self) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vandq_u8(self.0, vdupq_n_u8(0x0F))) }
     }
+    /// `self[index[i]]` for each lane; indices are nibbles.
     #[inline(always)]
-    pub(crate) unsafe fn lookup(self, index: V) -> V {
+    pub(crate) fn lookup(self, index: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vqtbl1q_u8(self.0, index.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+    pub(crate) fn saturating_sub(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vqsubq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) unsafe fn is_ascii(self) -> bool {
+    pub(crate) fn is_ascii(self) -> bool {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) < 0x80 }
     }
     #[inline(always)]
-    pub(crate) unsafe fn any(self) -> bool {
+    pub(crate) fn any(self) -> bool {
+        // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) != 0 }
     }
 }

@@ -1,13 +1,131 @@
-//! The vector types for x86: AVX2 (32 bytes) and SSE4.1 (16 bytes).
+//! The vector types for x86: AVX-512 (64 bytes), AVX2 (32 bytes) and
+//! SSE4.1 (16 bytes).
 //!
-//! Every method is `#[inline(always)]` and `unsafe`: each is only called from
-//! a function compiled with the matching target feature, into which it is
-//! inlined.
+//! A `V` is made only by its `unsafe` constructors, which need the CPU to
+//! have the module's target feature; every operation on a `V` is therefore
+//! safe to call, and each `unsafe` block in one names that reason. Every
+//! method is `#[inline(always)]`, so that it is compiled into the caller,
+//! which runs with the target feature enabled.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
+
+pub(crate) mod avx512 {
+    use super::*;
+
+    /// One 64-byte vector: a whole block.
+    #[derive(Clone, Copy)]
+    pub(crate) struct V(__m512i);
+
+    impl V {
+        pub(crate) const LANES: usize = 64;
+
+        /// # Safety
+        /// The CPU must support AVX-512 F and BW.
+        #[inline(always)]
+        pub(crate) unsafe fn load(bytes: &[u8; 64]) -> V {
+            // SAFETY: the caller promises the feature; `bytes` is valid for the
+            // 64 bytes read.
+            unsafe { V(_mm512_loadu_si512(bytes.as_ptr().cast())) }
+        }
+        /// # Safety
+        /// The CPU must support AVX-512 F and BW.
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            // SAFETY: the caller promises the feature.
+            unsafe { V(_mm512_set1_epi8(byte as i8)) }
+        }
+        /// A 16-entry table in all four 128-bit lanes, as `vpshufb` indexes per lane.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F and BW.
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            // SAFETY: the caller promises the feature; `entries` is valid for
+            // the 16 bytes read.
+            unsafe {
+                V(_mm512_broadcast_i32x4(_mm_loadu_si128(
+                    entries.as_ptr().cast(),
+                )))
+            }
+        }
+
+        /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
+        /// `self`'s first `64 - n`.
+        #[inline(always)]
+        pub(crate) fn prev(self, before: V, n: usize) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe {
+                // Each 128-bit lane of `straddle` is the lane before the same
+                // lane of `self` (`before`'s last for the first): the pairing
+                // that the per-lane `alignr` needs to shift across lanes.
+                let straddle = _mm512_alignr_epi64(self.0, before.0, 6);
+                V(match n {
+                    1 => _mm512_alignr_epi8(self.0, straddle, 15),
+                    2 => _mm512_alignr_epi8(self.0, straddle, 14),
+                    3 => _mm512_alignr_epi8(self.0, straddle, 13),
+                    4 => _mm512_alignr_epi8(self.0, straddle, 12),
+                    _ => _mm512_alignr_epi8(self.0, straddle, 11),
+                })
+            }
+        }
+        #[inline(always)]
+        pub(crate) fn or(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_or_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) fn and(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_and_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) fn xor(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_xor_si512(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) fn high_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe {
+                V(_mm512_and_si512(
+                    _mm512_srli_epi16(self.0, 4),
+                    _mm512_set1_epi8(0x0F),
+                ))
+            }
+        }
+        #[inline(always)]
+        pub(crate) fn low_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
+        }
+        /// `self[index[i]]` for each lane; indices are nibbles.
+        #[inline(always)]
+        pub(crate) fn lookup(self, index: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_shuffle_epi8(self.0, index.0)) }
+        }
+        #[inline(always)]
+        pub(crate) fn saturating_sub(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_subs_epu8(self.0, other.0)) }
+        }
+        #[inline(always)]
+        pub(crate) fn is_ascii(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { _mm512_movepi8_mask(self.0) == 0 }
+        }
+        #[inline(always)]
+        pub(crate) fn any(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { _mm512_test_epi8_mask(self.0, self.0) != 0 }
+        }
+    }
+
+    crate::simd::algorithm!("avx512f,avx512bw");
+}
 
 pub(crate) mod avx2 {
     use super::*;
@@ -15,18 +133,44 @@ pub(crate) mod avx2 {
     #[derive(Clone, Copy)]
     pub(crate) struct V(__m256i);
 
-    // SAFETY (for every method): callers run with AVX2 enabled; loads read
-    // exactly 32 bytes from a pointer the caller guarantees valid for them.
     impl V {
         pub(crate) const LANES: usize = 32;
-        /// Shuffling the previous vector measured faster here than overlapping
-        /// loads, half of which straddle cache lines at this width.
-        pub(crate) const SHUFFLE_PREV: bool = true;
+
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[inline(always)]
+        pub(crate) unsafe fn load(bytes: &[u8; 32]) -> V {
+            // SAFETY: the caller promises the feature; `bytes` is valid for the
+            // 32 bytes read.
+            unsafe { V(_mm256_loadu_si256(bytes.as_ptr().cast())) }
+        }
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            // SAFETY: the caller promises the feature.
+            unsafe { V(_mm256_set1_epi8(byte as i8)) }
+        }
+        /// A 16-entry table in both 128-bit lanes, as `vpshufb` indexes per lane.
+        ///
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            // SAFETY: the caller promises the feature; `entries` is valid for
+            // the 16 bytes read.
+            unsafe {
+                V(_mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    entries.as_ptr().cast(),
+                )))
+            }
+        }
 
         /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
         /// `self`'s first `32 - n`.
         #[inline(always)]
-        pub(crate) unsafe fn prev(self, before: V, n: usize) -> V {
+        pub(crate) fn prev(self, before: V, n: usize) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe {
                 // The last 16 bytes of `before` then the first 16 of `self`: the lane
                 // pairing that `alignr` needs to shift across the 128-bit boundary.
@@ -40,38 +184,24 @@ pub(crate) mod avx2 {
                 })
             }
         }
-
         #[inline(always)]
-        pub(crate) unsafe fn load(ptr: *const u8) -> V {
-            unsafe { V(_mm256_loadu_si256(ptr.cast())) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn splat(byte: u8) -> V {
-            unsafe { V(_mm256_set1_epi8(byte as i8)) }
-        }
-        /// A 16-entry table in both 128-bit lanes, as `vpshufb` indexes per lane.
-        #[inline(always)]
-        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
-            unsafe {
-                V(_mm256_broadcastsi128_si256(_mm_loadu_si128(
-                    entries.as_ptr().cast(),
-                )))
-            }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn or(self, other: V) -> V {
+        pub(crate) fn or(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_or_si256(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn and(self, other: V) -> V {
+        pub(crate) fn and(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_and_si256(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn xor(self, other: V) -> V {
+        pub(crate) fn xor(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_xor_si256(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn high_nibbles(self) -> V {
+        pub(crate) fn high_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe {
                 V(_mm256_and_si256(
                     _mm256_srli_epi16(self.0, 4),
@@ -80,24 +210,29 @@ pub(crate) mod avx2 {
             }
         }
         #[inline(always)]
-        pub(crate) unsafe fn low_nibbles(self) -> V {
+        pub(crate) fn low_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_and_si256(self.0, _mm256_set1_epi8(0x0F))) }
         }
         /// `self[index[i]]` for each lane; indices are nibbles.
         #[inline(always)]
-        pub(crate) unsafe fn lookup(self, index: V) -> V {
+        pub(crate) fn lookup(self, index: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_shuffle_epi8(self.0, index.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+        pub(crate) fn saturating_sub(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_subs_epu8(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn is_ascii(self) -> bool {
+        pub(crate) fn is_ascii(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { _mm256_movemask_epi8(self.0) == 0 }
         }
         #[inline(always)]
-        pub(crate) unsafe fn any(self) -> bool {
+        pub(crate) fn any(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
         }
     }
@@ -111,17 +246,38 @@ pub(crate) mod sse41 {
     #[derive(Clone, Copy)]
     pub(crate) struct V(__m128i);
 
-    // SAFETY (for every method): callers run with SSE4.1 (and so SSSE3)
-    // enabled; loads read exactly 16 bytes from a pointer the caller
-    // guarantees valid for them.
     impl V {
         pub(crate) const LANES: usize = 16;
-        /// `palignr` is one cheap instruction; loads would straddle cache lines.
-        pub(crate) const SHUFFLE_PREV: bool = true;
 
-        /// The bytes `n` (1..=5) positions back.
+        /// # Safety
+        /// The CPU must support SSE4.1.
         #[inline(always)]
-        pub(crate) unsafe fn prev(self, before: V, n: usize) -> V {
+        pub(crate) unsafe fn load(bytes: &[u8; 16]) -> V {
+            // SAFETY: the caller promises the feature; `bytes` is valid for the
+            // 16 bytes read.
+            unsafe { V(_mm_loadu_si128(bytes.as_ptr().cast())) }
+        }
+        /// # Safety
+        /// The CPU must support SSE4.1.
+        #[inline(always)]
+        pub(crate) unsafe fn splat(byte: u8) -> V {
+            // SAFETY: the caller promises the feature.
+            unsafe { V(_mm_set1_epi8(byte as i8)) }
+        }
+        /// # Safety
+        /// The CPU must support SSE4.1.
+        #[inline(always)]
+        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+            // SAFETY: the caller promises the feature; `entries` is valid for
+            // the 16 bytes read.
+            unsafe { Self::load(entries) }
+        }
+
+        /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
+        /// `self`'s first `16 - n`.
+        #[inline(always)]
+        pub(crate) fn prev(self, before: V, n: usize) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1 (and so SSSE3).
             unsafe {
                 V(match n {
                     1 => _mm_alignr_epi8(self.0, before.0, 15),
@@ -132,33 +288,24 @@ pub(crate) mod sse41 {
                 })
             }
         }
-
         #[inline(always)]
-        pub(crate) unsafe fn load(ptr: *const u8) -> V {
-            unsafe { V(_mm_loadu_si128(ptr.cast())) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn splat(byte: u8) -> V {
-            unsafe { V(_mm_set1_epi8(byte as i8)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
-            unsafe { V(_mm_loadu_si128(entries.as_ptr().cast())) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn or(self, other: V) -> V {
+        pub(crate) fn or(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_or_si128(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn and(self, other: V) -> V {
+        pub(crate) fn and(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_and_si128(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn xor(self, other: V) -> V {
+        pub(crate) fn xor(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_xor_si128(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn high_nibbles(self) -> V {
+        pub(crate) fn high_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe {
                 V(_mm_and_si128(
                     _mm_srli_epi16(self.0, 4),
@@ -167,124 +314,32 @@ pub(crate) mod sse41 {
             }
         }
         #[inline(always)]
-        pub(crate) unsafe fn low_nibbles(self) -> V {
+        pub(crate) fn low_nibbles(self) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_and_si128(self.0, _mm_set1_epi8(0x0F))) }
         }
+        /// `self[index[i]]` for each lane; indices are nibbles.
         #[inline(always)]
-        pub(crate) unsafe fn lookup(self, index: V) -> V {
+        pub(crate) fn lookup(self, index: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1 (and so SSSE3).
             unsafe { V(_mm_shuffle_epi8(self.0, index.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
+        pub(crate) fn saturating_sub(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_subs_epu8(self.0, other.0)) }
         }
         #[inline(always)]
-        pub(crate) unsafe fn is_ascii(self) -> bool {
+        pub(crate) fn is_ascii(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { _mm_movemask_epi8(self.0) == 0 }
         }
         #[inline(always)]
-        pub(crate) unsafe fn any(self) -> bool {
+        pub(crate) fn any(self) -> bool {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { _mm_testz_si128(self.0, self.0) == 0 }
         }
     }
 
     crate::simd::algorithm!("sse4.1");
-}
-
-pub(crate) mod bmi2 {
-    use crate::Utf8Error;
-    use crate::ruleset::Ruleset;
-
-    /// The shift DFA compiled with BMI2 (`shrx`).
-    ///
-    /// # Safety
-    /// The CPU must support BMI2.
-    #[target_feature(enable = "bmi2")]
-    pub(crate) unsafe fn shift_validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-        crate::shift::validate_inline::<R>(bytes)
-    }
-}
-
-pub(crate) mod avx512 {
-    use super::*;
-
-    /// One 64-byte vector: a whole block.
-    #[derive(Clone, Copy)]
-    pub(crate) struct V(__m512i);
-
-    // SAFETY (for every method): callers run with AVX-512F and AVX-512BW
-    // enabled; loads read exactly 64 bytes from a pointer the caller
-    // guarantees valid for them.
-    impl V {
-        pub(crate) const LANES: usize = 64;
-        /// Shifting bytes across 128-bit lanes takes several shuffles at this
-        /// width; overlapping loads go to the load ports instead.
-        pub(crate) const SHUFFLE_PREV: bool = false;
-
-        #[inline(always)]
-        pub(crate) unsafe fn prev(self, _before: V, _n: usize) -> V {
-            unreachable!("AVX-512 reads previous bytes with loads")
-        }
-
-        #[inline(always)]
-        pub(crate) unsafe fn load(ptr: *const u8) -> V {
-            unsafe { V(_mm512_loadu_si512(ptr.cast())) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn splat(byte: u8) -> V {
-            unsafe { V(_mm512_set1_epi8(byte as i8)) }
-        }
-        /// A 16-entry table in all four 128-bit lanes, as `vpshufb` indexes per lane.
-        #[inline(always)]
-        pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
-            unsafe {
-                V(_mm512_broadcast_i32x4(_mm_loadu_si128(
-                    entries.as_ptr().cast(),
-                )))
-            }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn or(self, other: V) -> V {
-            unsafe { V(_mm512_or_si512(self.0, other.0)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn and(self, other: V) -> V {
-            unsafe { V(_mm512_and_si512(self.0, other.0)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn xor(self, other: V) -> V {
-            unsafe { V(_mm512_xor_si512(self.0, other.0)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn high_nibbles(self) -> V {
-            unsafe {
-                V(_mm512_and_si512(
-                    _mm512_srli_epi16(self.0, 4),
-                    _mm512_set1_epi8(0x0F),
-                ))
-            }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn low_nibbles(self) -> V {
-            unsafe { V(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn lookup(self, index: V) -> V {
-            unsafe { V(_mm512_shuffle_epi8(self.0, index.0)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn saturating_sub(self, other: V) -> V {
-            unsafe { V(_mm512_subs_epu8(self.0, other.0)) }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn is_ascii(self) -> bool {
-            unsafe { _mm512_movepi8_mask(self.0) == 0 }
-        }
-        #[inline(always)]
-        pub(crate) unsafe fn any(self) -> bool {
-            unsafe { _mm512_test_epi8_mask(self.0, self.0) != 0 }
-        }
-    }
-
-    crate::simd::algorithm!("avx512f,avx512bw");
 }

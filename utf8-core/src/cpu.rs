@@ -1,0 +1,138 @@
+//! What this CPU can run, decided once per process: the vector level of the
+//! check (`simd`) and BMI2 for the shift DFA (`shift`).
+//!
+//! With `std` the features are detected at run time and cached; without it
+//! they are what the enabled target features guarantee at compile time. This
+//! module depends on neither path, so the scalar path does not import the
+//! vector one.
+
+/// The vector code each call can use, decided once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Level {
+    /// The shift DFA only.
+    Portable = 1,
+    /// x86 SSE4.1 (16-byte vectors).
+    Sse41 = 2,
+    /// x86 AVX2 (32-byte vectors).
+    Avx2 = 3,
+    /// aarch64 NEON (16-byte vectors).
+    Neon = 4,
+    /// x86 AVX-512 F and BW (64-byte vectors, one per block).
+    Avx512 = 5,
+}
+
+/// The best level this CPU supports.
+#[inline]
+pub fn level() -> Level {
+    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        // 0 until detected; then a `Level` as its `u8`.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            5 => Level::Avx512,
+            3 => Level::Avx2,
+            2 => Level::Sse41,
+            1 => Level::Portable,
+            _ => {
+                let detected = detect_x86_level();
+                LEVEL.store(detected as u8, Ordering::Relaxed);
+                detected
+            }
+        }
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
+    {
+        compile_time_level()
+    }
+}
+
+#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+#[cold]
+fn detect_x86_level() -> Level {
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+        Level::Avx512
+    } else if std::is_x86_feature_detected!("avx2") {
+        Level::Avx2
+    } else if std::is_x86_feature_detected!("sse4.1") {
+        Level::Sse41
+    } else {
+        Level::Portable
+    }
+}
+
+/// The level the enabled target features guarantee (used without `std`).
+#[cfg_attr(
+    all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")),
+    allow(dead_code)
+)]
+const fn compile_time_level() -> Level {
+    if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "avx512f")
+        && cfg!(target_feature = "avx512bw")
+    {
+        Level::Avx512
+    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "avx2")
+    {
+        Level::Avx2
+    } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+        && cfg!(target_feature = "sse4.1")
+    {
+        Level::Sse41
+    } else if cfg!(target_arch = "aarch64") && cfg!(target_feature = "neon") {
+        Level::Neon
+    } else {
+        Level::Portable
+    }
+}
+
+/// Whether this CPU runs code compiled for `level`.
+pub fn supports(level: Level) -> bool {
+    match level {
+        Level::Portable => true,
+        // NEON is part of the aarch64 baseline that Rust targets.
+        Level::Neon => cfg!(target_arch = "aarch64"),
+        Level::Sse41 | Level::Avx2 | Level::Avx512 => {
+            cfg!(any(target_arch = "x86_64", target_arch = "x86"))
+                && level_rank(level) <= level_rank(self::level())
+        }
+    }
+}
+
+/// The x86 levels in the order each includes the one before.
+fn level_rank(level: Level) -> u8 {
+    match level {
+        Level::Portable | Level::Neon => 1,
+        Level::Sse41 => 2,
+        Level::Avx2 => 3,
+        Level::Avx512 => 4,
+    }
+}
+
+/// Whether the CPU has BMI2, for the shift DFA's variable shifts (detected
+/// once with `std`, from the enabled target features without it).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[inline]
+pub(crate) fn has_bmi2() -> bool {
+    #[cfg(feature = "std")]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        // 0 until detected; then 1 for no, 2 for yes.
+        static BMI2: AtomicU8 = AtomicU8::new(0);
+        match BMI2.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let detected = std::is_x86_feature_detected!("bmi2");
+                BMI2.store(1 + u8::from(detected), Ordering::Relaxed);
+                detected
+            }
+        }
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "bmi2")
+    }
+}
