@@ -92,8 +92,8 @@ const fn compile_time_level() -> Level {
 pub fn supports(level: Level) -> bool {
     match level {
         Level::Portable => true,
-        // NEON is part of the aarch64 baseline that Rust targets.
-        Level::Neon => cfg!(target_arch = "aarch64"),
+        // NEON is in every aarch64 target's baseline but the soft-float ones.
+        Level::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
         Level::Sse41 | Level::Avx2 | Level::Avx512 => {
             cfg!(any(target_arch = "x86_64", target_arch = "x86"))
                 && level_rank(level) <= level_rank(self::level())

@@ -87,6 +87,13 @@
 
 #![no_std]
 #![warn(missing_docs)]
+// Every `unsafe` block names the bound it relies on, and every `unsafe fn`
+// says what its caller must guarantee.
+#![deny(
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks,
+    clippy::missing_safety_doc
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

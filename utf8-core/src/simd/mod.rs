@@ -340,19 +340,25 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
     }
     match level {
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `supports` established AVX-512 F and BW support.
         Level::Avx512 if supports(Level::Avx512) => {
+            // SAFETY: `supports` found AVX-512 F and BW on this CPU.
             Some(unsafe { x86::avx512::validate::<R>(bytes) })
         }
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `supports` established AVX2 support.
-        Level::Avx2 if supports(Level::Avx2) => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
+        Level::Avx2 if supports(Level::Avx2) => {
+            // SAFETY: `supports` found AVX2 on this CPU.
+            Some(unsafe { x86::avx2::validate::<R>(bytes) })
+        }
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `supports` established SSE4.1 support.
-        Level::Sse41 if supports(Level::Sse41) => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
+        Level::Sse41 if supports(Level::Sse41) => {
+            // SAFETY: `supports` found SSE4.1 on this CPU.
+            Some(unsafe { x86::sse41::validate::<R>(bytes) })
+        }
         #[cfg(target_arch = "aarch64")]
-        // SAFETY: NEON is part of the aarch64 baseline that Rust targets.
-        Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
+        Level::Neon if supports(Level::Neon) => {
+            // SAFETY: `supports` found NEON enabled in this build.
+            Some(unsafe { neon::validate::<R>(bytes) })
+        }
         _ => None,
     }
 }
