@@ -1,20 +1,20 @@
 //! `utf8 check`: which inputs are valid under a ruleset, and where and why
 //! the others are not.
 
-use std::io::{BufWriter, StdoutLock, Write as _};
+use std::io::{BufWriter, Write};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 use utf8_core::Ruleset;
 
-use crate::diagnosis::{
-    Cursor, Explainer, Explanation, Invalid, errors_from, hex_packed, hex_spaced,
-};
+use crate::diagnosis::{Cursor, Explainer, Explanation, Invalid, hex_packed, hex_spaced};
 use crate::failure::Failure;
 use crate::input::Source;
 use crate::progress::Progress;
-use crate::rulesets::{RulesetArg, WithRuleset, validate, with_ruleset};
+use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
+use crate::stream::{Buffer, Fill, Flow, Found, Halt, Run, Sink, stream};
 
 pub const EXIT_CODES: &str = "\
 Exit status:
@@ -74,25 +74,28 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         out: BufWriter::new(std::io::stdout().lock()),
         progress: Progress::new(sources.len(), total_bytes),
     };
+    let mut buffer = Buffer::for_inputs();
     let mut unreadable = false;
     let mut invalid = false;
     for source in &sources {
-        let contents = match source.load() {
-            Ok(contents) => contents,
-            Err(message) => {
+        let name = source.name();
+        let checked = source.open().map_err(Halt::Read).and_then(|mut input| {
+            let (found, checked) =
+                check_input::<R, _>(&name, &mut input, &mut buffer, args.all, &mut report);
+            invalid |= found;
+            checked
+        });
+        match checked {
+            Ok(len) => report.progress.file_done(len),
+            Err(Halt::Read(message)) => {
                 report.note(&message);
                 unreadable = true;
-                continue;
             }
-        };
-        match check_one::<R>(&source.name(), &contents, args.all, &mut report) {
-            Ok(valid) => invalid |= !valid,
             // A reader that stopped early (`| head`) has seen an error: the
             // answer is "invalid", and there is no one left to tell more.
-            Err(Stop::ReaderGone) => return Ok(ExitCode::from(1)),
-            Err(Stop::Failure(failure)) => return Err(failure),
+            Err(Halt::Sink(Stop::ReaderGone)) => return Ok(ExitCode::from(1)),
+            Err(Halt::Sink(Stop::Failure(failure))) => return Err(failure),
         }
-        report.progress.file_done(contents.len());
     }
     report.progress.clear();
     match report.flush() {
@@ -109,40 +112,104 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Reports the first error of `bytes`, or all of them; whether it is valid.
-fn check_one<R: Ruleset>(
+/// Reports the errors of one input as they are found, the first or all of
+/// them: whether there were any, and how many bytes were read.
+fn check_input<R: Ruleset, W: Write>(
     name: &str,
-    bytes: &[u8],
+    input: &mut impl Fill,
+    buffer: &mut Buffer,
     all: bool,
-    report: &mut Report<'_>,
-) -> Result<bool, Stop> {
-    let Err(error) = validate::<R>(bytes) else {
-        return Ok(true);
-    };
-    let first = Invalid::from_error(bytes, error);
-    let mut cursor = Cursor::for_ruleset::<R>();
-    let mut run_start = 0;
-    for invalid in errors_from::<R>(bytes, first).take(if all { usize::MAX } else { 1 }) {
-        cursor.advance_over_valid(bytes, invalid.offset);
-        let explanation = report.explainer()?.explain(bytes, run_start, invalid);
-        report.error(name, invalid, &cursor, &explanation)?;
-        cursor.skip_invalid(invalid.len);
-        run_start = invalid.offset + invalid.len;
-        report.progress.at(run_start);
-    }
-    Ok(false)
+    report: &mut Report<'_, W>,
+) -> (bool, Result<u64, Halt<Stop>>) {
+    let mut file = CheckFile::<R, W>::new(name, all, report);
+    let streamed = stream::<R, _>(input, buffer, &mut file);
+    (file.found_any, streamed.map(|streamed| streamed.len))
 }
 
-struct Report<'a> {
+/// Reports the errors of one input as they are found.
+struct CheckFile<'r, 'a, R: Ruleset, W: Write> {
+    name: &'r str,
+    all: bool,
+    report: &'r mut Report<'a, W>,
+    cursor: Cursor,
+    /// The automaton's state where the current run enters the buffer, when
+    /// it started in an earlier one (see [`Explainer::state_after`]).
+    entry: Option<u8>,
+    found_any: bool,
+    ruleset: PhantomData<R>,
+}
+
+impl<'r, 'a, R: Ruleset, W: Write> CheckFile<'r, 'a, R, W> {
+    fn new(name: &'r str, all: bool, report: &'r mut Report<'a, W>) -> Self {
+        CheckFile {
+            name,
+            all,
+            report,
+            cursor: Cursor::for_ruleset::<R>(),
+            entry: None,
+            found_any: false,
+            ruleset: PhantomData,
+        }
+    }
+
+    /// The state the automaton was in after `run`.
+    fn state_after(&mut self, run: Run<'_>) -> Result<u8, Stop> {
+        let entry = if run.starts_here { None } else { self.entry };
+        Ok(self.report.explainer()?.state_after(entry, run.bytes))
+    }
+}
+
+impl<R: Ruleset, W: Write> Sink for CheckFile<'_, '_, R, W> {
+    type Error = Stop;
+
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        self.cursor.advance(bytes);
+        Ok(())
+    }
+
+    fn invalid(&mut self, found: &Found<'_>) -> Result<Flow, Stop> {
+        self.found_any = true;
+        let before = self.state_after(found.run)?;
+        let invalid = found.invalid;
+        let explanation = self.report.explainer()?.explain(
+            before,
+            found.subpart,
+            found.following,
+            invalid.incomplete,
+        );
+        self.report
+            .error(self.name, invalid, &self.cursor, &explanation)?;
+        self.cursor.skip_invalid();
+        Ok(if self.all { Flow::Continue } else { Flow::Stop })
+    }
+
+    fn cut(&mut self, run: Run<'_>) {
+        // The state at a boundary needs carrying across the cut only where
+        // it depends on the bytes before it (after a WTF-8 lead surrogate,
+        // among the built-in rulesets); the tables tell, derived once per run.
+        if let Ok(explainer) = self.report.explainer()
+            && explainer.boundaries_differ()
+        {
+            let entry = if run.starts_here { None } else { self.entry };
+            self.entry = Some(explainer.state_after(entry, run.bytes));
+        }
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        self.report.progress.at(bytes);
+    }
+}
+
+struct Report<'a, W: Write> {
     format: OutputFormat,
     ruleset: &'a str,
     /// Derived when the first error needs explaining, once per run.
     explainer: Option<Explainer>,
-    out: BufWriter<StdoutLock<'static>>,
+    out: W,
     progress: Progress,
 }
 
-impl Report<'_> {
+impl<W: Write> Report<'_, W> {
     fn explainer(&mut self) -> Result<&Explainer, Stop> {
         if self.explainer.is_none() {
             self.explainer = Some(Explainer::new(self.ruleset)?);
@@ -216,6 +283,77 @@ impl From<std::io::Error> for Stop {
             Stop::ReaderGone
         } else {
             Stop::Failure(Failure::Usage(format!("cannot write the output: {e}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::{self, Memory};
+
+    /// What `check` prints for `bytes` read `fresh` bytes at a time.
+    fn report_of<R: Ruleset>(
+        explainer: &Explainer,
+        bytes: &[u8],
+        fresh: usize,
+        all: bool,
+        format: OutputFormat,
+    ) -> String {
+        let mut report = Report {
+            format,
+            ruleset: R::NAME,
+            // Derived once per ruleset, not for each of the thousands of runs.
+            explainer: Some(explainer.clone()),
+            out: Vec::new(),
+            progress: Progress::new(1, 0),
+        };
+        let mut input = Memory {
+            rest: bytes,
+            early_end: false,
+        };
+        let (_, checked) = check_input::<R, _>(
+            "sample",
+            &mut input,
+            &mut Buffer::new(fresh),
+            all,
+            &mut report,
+        );
+        assert!(checked.is_ok(), "memory is always read");
+        String::from_utf8(report.out).expect("UTF-8 reports")
+    }
+
+    struct ReportsMatchTheWhole;
+
+    impl WithRuleset for ReportsMatchTheWhole {
+        type Output = ();
+
+        fn call<R: Ruleset>(self) {
+            let explainer = Explainer::new(R::NAME).expect("built-in");
+            for (name, bytes) in samples::all() {
+                for (all, format) in [
+                    (true, OutputFormat::Human),
+                    (true, OutputFormat::Json),
+                    (false, OutputFormat::Human),
+                ] {
+                    let whole = report_of::<R>(&explainer, &bytes, bytes.len() + 1, all, format);
+                    for fresh in 1..=17 {
+                        assert_eq!(
+                            report_of::<R>(&explainer, &bytes, fresh, all, format),
+                            whole,
+                            "{} {name}, {fresh}-byte buffers, all: {all}, {format:?}",
+                            R::NAME
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reports_read_in_buffers_of_any_size_are_those_of_the_whole_input() {
+        for ruleset in utf8_spec::rulesets::BUILTIN {
+            with_ruleset(ruleset.name, ReportsMatchTheWhole).expect("built-in");
         }
     }
 }

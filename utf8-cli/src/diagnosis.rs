@@ -13,38 +13,10 @@ use crate::failure::Failure;
 /// incomplete sequence that ends the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Invalid {
-    pub offset: usize,
+    pub offset: u64,
     pub len: usize,
     /// The input ends inside a sequence that more bytes could complete.
     pub incomplete: bool,
-}
-
-/// Every error of `bytes` under `R` from the first one on, resynchronising
-/// after each maximal subpart as lossy decoding does.
-pub fn errors_from<R: Ruleset>(bytes: &[u8], first: Invalid) -> impl Iterator<Item = Invalid> {
-    let resume = first.offset + first.len;
-    let rest = utf8_core::Chunks::<R>::new(&bytes[resume..]).scan(resume, |position, chunk| {
-        let offset = *position + chunk.valid().len();
-        *position = offset + chunk.invalid().len();
-        Some(Invalid {
-            offset,
-            len: chunk.invalid().len(),
-            incomplete: chunk.is_incomplete(),
-        })
-    });
-    std::iter::once(first).chain(rest.filter(|invalid| invalid.len > 0))
-}
-
-impl Invalid {
-    /// The error that one-shot validation of `bytes` reported.
-    pub fn from_error(bytes: &[u8], error: utf8_core::Utf8Error) -> Invalid {
-        let offset = error.valid_up_to();
-        Invalid {
-            offset,
-            len: error.error_len().unwrap_or(bytes.len() - offset),
-            incomplete: error.error_len().is_none(),
-        }
-    }
 }
 
 /// An error explained.
@@ -60,6 +32,7 @@ pub struct Explanation {
 }
 
 /// The derived tables of one ruleset, asked where each error went wrong.
+#[derive(Clone)]
 pub struct Explainer {
     tables: Tables,
     /// For each byte, the state every live run is in after it, when that is
@@ -92,15 +65,19 @@ impl Explainer {
         Explainer { tables, resets }
     }
 
-    /// Explains `invalid`, an error of `bytes` found by validation that
-    /// started afresh at `run_start` (the input's start, or the end of the
-    /// previous error).
-    pub fn explain(&self, bytes: &[u8], run_start: usize, invalid: Invalid) -> Explanation {
+    /// Explains an error: `subpart`, its bytes, met in state `before`, and
+    /// `following`, the byte after them (which broke the sequence unless
+    /// the subpart's own first byte did, or it is `incomplete`).
+    pub fn explain(
+        &self,
+        before: u8,
+        subpart: &[u8],
+        following: Option<u8>,
+        incomplete: bool,
+    ) -> Explanation {
         let tables = &self.tables;
-        let subpart = &bytes[invalid.offset..invalid.offset + invalid.len];
-        let before = self.state_at(bytes, run_start, invalid.offset);
         let lead = subpart[0];
-        if !invalid.incomplete && tables.next(before, lead) == tables.dead() {
+        if !incomplete && tables.next(before, lead) == tables.dead() {
             let expected = expected_text(&live_bytes(tables, before));
             return Explanation {
                 shown: vec![lead],
@@ -112,49 +89,51 @@ impl Explainer {
             .iter()
             .fold(before, |state, &byte| tables.next(state, byte));
         let expected = expected_text(&live_bytes(tables, after));
-        if invalid.incomplete {
-            Explanation {
+        if incomplete {
+            return Explanation {
                 shown: subpart.to_vec(),
                 message: format!(
                     "the input ends after {}; expected {expected}",
                     hex_spaced(subpart)
                 ),
                 expected,
-            }
-        } else {
-            let breaking = bytes[invalid.offset + invalid.len];
-            let mut shown = subpart.to_vec();
-            shown.push(breaking);
-            Explanation {
-                shown,
-                message: format!("after {} expected {expected}", hex_spaced(subpart)),
-                expected,
-            }
+            };
+        }
+        let mut shown = subpart.to_vec();
+        shown.extend(following);
+        Explanation {
+            shown,
+            message: format!("after {} expected {expected}", hex_spaced(subpart)),
+            expected,
         }
     }
 
-    /// The automaton's state at `offset`, a sequence boundary in valid input
-    /// that validation entered at `run_start` in the start state.
-    fn state_at(&self, bytes: &[u8], run_start: usize, offset: usize) -> u8 {
+    /// Whether the state at a sequence boundary depends on what came before
+    /// it (as after a lead surrogate in WTF-8), so that it must be carried
+    /// from one buffer to the next.
+    pub fn boundaries_differ(&self) -> bool {
+        self.tables.accepting_states().len() > 1
+    }
+
+    /// The automaton's state after `valid`, valid input that ends at a
+    /// sequence boundary, entered in state `entry` (`None`: the start state).
+    pub fn state_after(&self, entry: Option<u8>, valid: &[u8]) -> u8 {
         let tables = &self.tables;
-        let accepting = tables.accepting_states();
         // A boundary is where the automaton accepts: with one accepting
         // state, that is the state.
-        if let [only] = accepting[..] {
+        if let [only] = tables.accepting_states()[..] {
             return only;
         }
         // Otherwise what came before matters (after a lead surrogate, WTF-8
         // forbids a trail surrogate): run from the last byte that puts the
         // automaton in a known state.
-        let (from, state) = bytes[run_start..offset]
+        let (from, state) = valid
             .iter()
             .enumerate()
             .rev()
-            .find_map(|(at, &byte)| {
-                self.resets[byte as usize].map(|state| (run_start + at + 1, state))
-            })
-            .unwrap_or((run_start, tables.start()));
-        bytes[from..offset]
+            .find_map(|(at, &byte)| self.resets[byte as usize].map(|state| (at + 1, state)))
+            .unwrap_or((0, entry.unwrap_or_else(|| tables.start())));
+        valid[from..]
             .iter()
             .fold(state, |state, &byte| tables.next(state, byte))
     }
@@ -210,13 +189,13 @@ pub fn hex_packed(bytes: &[u8]) -> String {
 }
 
 /// Line and column of successive positions in one input, computed in one
-/// pass however many errors there are.
+/// pass however many errors there are, and however the input arrives in
+/// pieces.
 ///
 /// Lines are counted from 1, split at `\n`. The column counts, from 1, what
 /// lossy decoding would show before the position on its line: one per value
 /// [`Decode`] yields and one per earlier invalid subpart.
 pub struct Cursor {
-    position: usize,
     line: usize,
     column: usize,
     /// Whether `Decode` yields one value for a lead and a trail surrogate
@@ -227,7 +206,6 @@ pub struct Cursor {
 impl Cursor {
     pub fn for_ruleset<R: Ruleset>() -> Cursor {
         Cursor {
-            position: 0,
             line: 1,
             column: 1,
             pairs_are_one_value: Decode::<R>::new(b"\xED\xA0\x80\xED\xB0\x80").count() == 1,
@@ -242,27 +220,20 @@ impl Cursor {
         self.column
     }
 
-    /// Moves to `to` over valid input that starts where validation started
-    /// afresh or at a sequence boundary.
-    pub fn advance_over_valid(&mut self, bytes: &[u8], to: usize) {
-        let valid = &bytes[self.position..to];
-        match valid.iter().rposition(|&byte| byte == b'\n') {
+    /// Moves over `valid`, the next valid bytes, which start and end at
+    /// sequence boundaries.
+    pub fn advance(&mut self, valid: &[u8]) {
+        match memchr::memrchr(b'\n', valid) {
             Some(last_newline) => {
-                let newlines = valid[..=last_newline]
-                    .iter()
-                    .filter(|&&byte| byte == b'\n')
-                    .count();
-                self.line += newlines;
+                self.line += memchr::memchr_iter(b'\n', &valid[..=last_newline]).count();
                 self.column = 1 + self.values_in(&valid[last_newline + 1..]);
             }
             None => self.column += self.values_in(valid),
         }
-        self.position = to;
     }
 
     /// Moves over an invalid subpart, which lossy decoding shows as one character.
-    pub fn skip_invalid(&mut self, len: usize) {
-        self.position += len;
+    pub fn skip_invalid(&mut self) {
         self.column += 1;
     }
 
@@ -272,7 +243,7 @@ impl Cursor {
     /// surrogate (`ED A0–AF`), always followed by its trail in valid input,
     /// makes one value with it.
     fn values_in(&self, valid: &[u8]) -> usize {
-        let leads = valid.iter().filter(|&&byte| byte & 0xC0 != 0x80).count();
+        let leads = count(valid, |byte| byte & 0xC0 != 0x80);
         if !self.pairs_are_one_value {
             return leads;
         }
@@ -284,6 +255,28 @@ impl Cursor {
     }
 }
 
+/// How many bytes of `bytes` are `wanted`: counted in blocks short enough
+/// for a byte-wide sum, which the compiler turns into vector code (the text
+/// after a line's last newline is usually short, but an input of a single
+/// long line is counted whole).
+fn count(bytes: &[u8], wanted: impl Fn(u8) -> bool) -> usize {
+    // A multiple of the vector width, and at most 255 so that the sum fits.
+    let mut blocks = bytes.chunks_exact(192);
+    let mut total = 0;
+    for block in &mut blocks {
+        let in_block = block
+            .iter()
+            .fold(0u8, |sum, &byte| sum.wrapping_add(u8::from(wanted(byte))));
+        total += usize::from(in_block);
+    }
+    total
+        + blocks
+            .remainder()
+            .iter()
+            .filter(|&&byte| wanted(byte))
+            .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,11 +285,26 @@ mod tests {
         Explainer::new(name).expect("built-in")
     }
 
+    /// The explanation of the first error of `bytes`, as `check` gives it.
+    fn explain_first(
+        explainer: &Explainer,
+        bytes: &[u8],
+        error: utf8_core::Utf8Error,
+    ) -> Explanation {
+        let offset = error.valid_up_to();
+        let len = error.error_len().unwrap_or(bytes.len() - offset);
+        let before = explainer.state_after(None, &bytes[..offset]);
+        explainer.explain(
+            before,
+            &bytes[offset..offset + len],
+            bytes.get(offset + len).copied(),
+            error.error_len().is_none(),
+        )
+    }
+
     fn first_message<R: Ruleset>(name: &str, bytes: &[u8]) -> String {
         let error = R::validate(bytes).expect_err("invalid");
-        explainer(name)
-            .explain(bytes, 0, Invalid::from_error(bytes, error))
-            .message
+        explain_first(&explainer(name), bytes, error).message
     }
 
     #[test]
@@ -347,7 +355,7 @@ mod tests {
     fn the_shown_bytes_include_the_byte_that_broke_the_sequence() {
         let bytes = b"\xE0\x80";
         let error = utf8_core::from_utf8(bytes).unwrap_err();
-        let explained = explainer("rfc3629").explain(bytes, 0, Invalid::from_error(bytes, error));
+        let explained = explain_first(&explainer("rfc3629"), bytes, error);
         assert_eq!(explained.shown, [0xE0, 0x80]);
         assert_eq!(explained.expected, "a byte in A0–BF");
     }
@@ -357,10 +365,10 @@ mod tests {
         type R = utf8_core::Rfc3629;
         let bytes = b"ab\n\xC3\xA7\xC3\xA9\xFFz";
         let mut cursor = Cursor::for_ruleset::<R>();
-        cursor.advance_over_valid(bytes, 7);
+        cursor.advance(&bytes[..7]);
         assert_eq!((cursor.line(), cursor.column()), (2, 3));
-        cursor.skip_invalid(1);
-        cursor.advance_over_valid(bytes, 9);
+        cursor.skip_invalid();
+        cursor.advance(&bytes[8..9]);
         assert_eq!((cursor.line(), cursor.column()), (2, 5));
     }
 

@@ -6,11 +6,12 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use utf8_core::{Chunks, Ruleset};
+use utf8_core::Ruleset;
 
 use crate::failure::Failure;
 use crate::input::Source;
-use crate::rulesets::{RulesetArg, WithRuleset, validate, with_ruleset};
+use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
+use crate::stream::{Buffer, Fill, Flow, Found, Halt, Sink, stream};
 
 pub const EXIT_CODES: &str = "\
 Exit status:
@@ -78,54 +79,101 @@ fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         (Source::File(path), true) => Some(path),
         (_, false) => None,
     };
-    let contents = source.load().map_err(Failure::Usage)?;
-    let bytes: &[u8] = &contents;
-    let already_valid = validate::<R>(bytes).is_ok();
+    let mut buffer = Buffer::for_inputs();
+    let mut input = source.open().map_err(Failure::Usage)?;
+    let cannot_write =
+        |to: &str, e: std::io::Error| Failure::Usage(format!("cannot write {to}: {e}"));
     match (in_place, &args.output) {
-        (Some(_), _) if already_valid => Ok(()),
-        (Some(path), _) => replace_file(path, |out| repair::<R>(bytes, args.drop, out)),
+        (Some(path), _) => {
+            // A valid input is left untouched: find out before writing anything.
+            if stream::<R, _>(&mut input, &mut buffer, &mut FirstError)
+                .map_err(halted)?
+                .valid
+            {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut input = source.open().map_err(Failure::Usage)?;
+            replace_file(path, |out| {
+                repair::<R>(&mut input, &mut buffer, args.drop, out)
+            })?;
+        }
         (None, Some(output)) => {
-            let cannot = |e: std::io::Error| {
-                Failure::Usage(format!("cannot write {}: {e}", output.display()))
-            };
-            let mut out = BufWriter::new(File::create(output).map_err(cannot)?);
-            write_repaired::<R>(bytes, already_valid, args.drop, &mut out)
-                .and_then(|()| out.flush())
-                .map_err(cannot)
+            let name = output.display().to_string();
+            let file = File::create(output).map_err(|e| cannot_write(&name, e))?;
+            let mut out = BufWriter::new(file);
+            repair::<R>(&mut input, &mut buffer, args.drop, &mut out)
+                .and_then(|()| out.flush().map_err(Halt::Sink))
+                .map_err(|halt| write_failure(halt, &name))?;
         }
         (None, None) => {
             let mut out = BufWriter::new(std::io::stdout().lock());
-            write_repaired::<R>(bytes, already_valid, args.drop, &mut out)
-                .and_then(|()| out.flush())
-                .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
+            repair::<R>(&mut input, &mut buffer, args.drop, &mut out)
+                .and_then(|()| out.flush().map_err(Halt::Sink))
+                .map_err(|halt| write_failure(halt, "the output"))?;
         }
-    }?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_repaired<R: Ruleset>(
-    bytes: &[u8],
-    already_valid: bool,
+/// Writes the input with each maximal invalid subpart, and an incomplete
+/// sequence at the end, replaced by U+FFFD (or left out when `drop`), as it
+/// reads it.
+fn repair<R: Ruleset>(
+    input: &mut impl Fill,
+    buffer: &mut Buffer,
     drop: bool,
     out: &mut impl Write,
-) -> std::io::Result<()> {
-    if already_valid {
-        out.write_all(bytes)
-    } else {
-        repair::<R>(bytes, drop, out)
+) -> Result<(), Halt<std::io::Error>> {
+    stream::<R, _>(input, buffer, &mut Repair { out, drop }).map(|_| ())
+}
+
+struct Repair<'w, W> {
+    out: &'w mut W,
+    drop: bool,
+}
+
+impl<W: Write> Sink for Repair<'_, W> {
+    type Error = std::io::Error;
+
+    fn valid(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(bytes)
+    }
+
+    fn invalid(&mut self, _: &Found<'_>) -> std::io::Result<Flow> {
+        if !self.drop {
+            self.out.write_all(REPLACEMENT)?;
+        }
+        Ok(Flow::Continue)
     }
 }
 
-/// Writes `bytes` with each maximal invalid subpart, and an incomplete
-/// sequence at the end, replaced by U+FFFD (or left out when `drop`).
-fn repair<R: Ruleset>(bytes: &[u8], drop: bool, out: &mut impl Write) -> std::io::Result<()> {
-    for chunk in Chunks::<R>::new(bytes) {
-        out.write_all(chunk.valid())?;
-        if !chunk.invalid().is_empty() && !drop {
-            out.write_all(REPLACEMENT)?;
-        }
+/// Stops at the first error: whether there is one.
+struct FirstError;
+
+impl Sink for FirstError {
+    type Error = std::convert::Infallible;
+
+    fn valid(&mut self, _: &[u8]) -> Result<(), Self::Error> {
+        Ok(())
     }
-    Ok(())
+
+    fn invalid(&mut self, _: &Found<'_>) -> Result<Flow, Self::Error> {
+        Ok(Flow::Stop)
+    }
+}
+
+fn halted(halt: Halt<std::convert::Infallible>) -> Failure {
+    match halt {
+        Halt::Read(message) => Failure::Usage(message),
+        Halt::Sink(never) => match never {},
+    }
+}
+
+fn write_failure(halt: Halt<std::io::Error>, to: &str) -> Failure {
+    match halt {
+        Halt::Read(message) => Failure::Usage(message),
+        Halt::Sink(e) => Failure::Usage(format!("cannot write {to}: {e}")),
+    }
 }
 
 /// Replaces the file at `path` with what `write` writes, never leaving it
@@ -134,7 +182,7 @@ fn repair<R: Ruleset>(bytes: &[u8], drop: bool, out: &mut impl Write) -> std::io
 /// the input's permissions and is renamed over it.
 fn replace_file(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut BufWriter<&File>) -> Result<(), Halt<std::io::Error>>,
 ) -> Result<(), Failure> {
     let cannot =
         |e: std::io::Error| Failure::Usage(format!("cannot replace {}: {e}", path.display()));
@@ -146,7 +194,12 @@ fn replace_file(
     let temporary = tempfile::NamedTempFile::new_in(directory).map_err(cannot)?;
     {
         let mut out = BufWriter::new(temporary.as_file());
-        write(&mut out).and_then(|()| out.flush()).map_err(cannot)?;
+        write(&mut out)
+            .and_then(|()| out.flush().map_err(Halt::Sink))
+            .map_err(|halt| match halt {
+                Halt::Read(message) => Failure::Usage(message),
+                Halt::Sink(e) => cannot(e),
+            })?;
     }
     let permissions = std::fs::metadata(path).map_err(cannot)?.permissions();
     temporary

@@ -1,16 +1,20 @@
-//! Reading an input named on the command line: a file, mapped into memory
-//! when it is large, or standard input for `-`.
+//! Reading an input named on the command line: a file, or standard input for
+//! `-`, a buffer at a time.
+//!
+//! Files are read, never memory-mapped: a mapped file that another process
+//! truncates (log rotation, `truncate`, an editor saving) kills the reader
+//! with SIGBUS as soon as it touches a page past the new end, and no flag
+//! prevents it. Read instead, a file that shrinks just ends early, and a
+//! file that changes at all while it is read is reported as such: fewer
+//! bytes than its size when it was opened, or a size or modification time
+//! at the end of the read that differs from the one at its start.
 
-use std::fs::File;
-use std::io::Read as _;
-use std::ops::Deref;
+use std::fs::{File, Metadata};
+use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
-use memmap2::Mmap;
-
-/// Files at least this large are mapped rather than read: below it a read
-/// costs less than setting up a mapping and faulting its pages in.
-const MAP_FROM: u64 = 1 << 20;
+use crate::stream::Fill;
 
 /// Where an input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,58 +52,129 @@ impl Source {
         }
     }
 
-    /// Reads or maps the whole input. The error is a one-line message.
-    pub fn load(&self) -> Result<Contents, String> {
+    /// Opens the input for reading. The error is a one-line message.
+    pub fn open(&self) -> Result<Input, String> {
         match self {
-            Source::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| format!("cannot read standard input: {e}"))?;
-                Ok(Contents::Read(bytes))
-            }
+            Source::Stdin => Ok(Input {
+                name: self.name(),
+                reader: Reader::Stdin(std::io::stdin().lock()),
+                at_open: None,
+                read: 0,
+            }),
             Source::File(path) => {
                 let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-                let mut file = File::open(path).map_err(cannot)?;
+                let file = File::open(path).map_err(cannot)?;
                 let metadata = file.metadata().map_err(cannot)?;
                 if metadata.is_dir() {
                     return Err(format!("cannot read {}: it is a directory", path.display()));
                 }
-                if metadata.is_file() && metadata.len() >= MAP_FROM {
-                    // SAFETY: the mapping is read-only and private to this
-                    // process, and nothing here writes to the file. What no
-                    // flag can prevent is another process changing the file
-                    // while it is mapped: the bytes we see may then change
-                    // under us (the result describes some mix of old and new
-                    // contents), and if the file is truncated, touching a page
-                    // past its new end kills the process with SIGBUS. Checking
-                    // a file that someone is rewriting at the same moment has
-                    // no meaningful answer anyway; that race is the caller's.
-                    let map = unsafe { Mmap::map(&file) }.map_err(cannot)?;
-                    return Ok(Contents::Mapped(map));
-                }
-                let mut bytes = Vec::with_capacity(metadata.len() as usize);
-                file.read_to_end(&mut bytes).map_err(cannot)?;
-                Ok(Contents::Read(bytes))
+                Ok(Input {
+                    name: self.name(),
+                    at_open: metadata.is_file().then(|| Snapshot::of(&metadata)),
+                    reader: Reader::File(file),
+                    read: 0,
+                })
             }
         }
     }
 }
 
-/// An input's bytes, read into memory or mapped.
-pub enum Contents {
-    Read(Vec<u8>),
-    Mapped(Mmap),
+/// An open input.
+pub struct Input {
+    name: String,
+    reader: Reader,
+    /// A regular file's size and modification time when it was opened.
+    at_open: Option<Snapshot>,
+    /// The bytes read so far.
+    read: u64,
 }
 
-impl Deref for Contents {
-    type Target = [u8];
+enum Reader {
+    Stdin(std::io::StdinLock<'static>),
+    File(File),
+}
 
-    fn deref(&self) -> &[u8] {
-        match self {
-            Contents::Read(bytes) => bytes,
-            Contents::Mapped(map) => map,
+/// What tells that a regular file changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Snapshot {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Snapshot {
+    fn of(metadata: &Metadata) -> Snapshot {
+        Snapshot {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
         }
+    }
+}
+
+impl Input {
+    fn read_some(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        match &mut self.reader {
+            Reader::Stdin(stdin) => stdin.read(buffer),
+            Reader::File(file) => file.read(buffer),
+        }
+    }
+
+    /// At the end of a regular file: an error if it changed while it was read.
+    fn check_unchanged(&self) -> Result<(), String> {
+        let (Some(at_open), Reader::File(file)) = (self.at_open, &self.reader) else {
+            return Ok(());
+        };
+        let changed =
+            |detail: String| format!("{} changed while it was read ({detail})", self.name);
+        // A file in /proc or /sys may say 0 bytes and hold more: only
+        // fewer bytes than the size at the start mean a change by themselves.
+        if self.read < at_open.len {
+            return Err(changed(format!(
+                "{} bytes expected, {} read",
+                at_open.len, self.read
+            )));
+        }
+        let now = file
+            .metadata()
+            .map_err(|e| format!("cannot read {}: {e}", self.name))?;
+        let at_end = Snapshot::of(&now);
+        if at_end.len != at_open.len {
+            Err(changed(format!(
+                "{} bytes at the start, {} at the end",
+                at_open.len, at_end.len
+            )))
+        } else if at_end != at_open {
+            Err(changed("modified during the read".to_owned()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Fill for Input {
+    fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {
+        let mut filled = 0;
+        while filled < buffer.len() {
+            match self.read_some(&mut buffer[filled..]) {
+                Ok(0) => {
+                    self.read += filled as u64;
+                    self.check_unchanged()?;
+                    return Ok((filled, true));
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(match self.reader {
+                        Reader::Stdin(_) => format!("cannot read standard input: {e}"),
+                        Reader::File(_) => format!("cannot read {}: {e}", self.name),
+                    });
+                }
+            }
+        }
+        self.read += filled as u64;
+        #[cfg(debug_assertions)]
+        if matches!(self.reader, Reader::File(_)) {
+            crate::hooks::pause_after_first_fill();
+        }
+        Ok((filled, false))
     }
 }

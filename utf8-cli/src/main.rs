@@ -11,10 +11,15 @@ mod derive;
 mod diagnosis;
 mod failure;
 mod fix;
+#[cfg(debug_assertions)]
+mod hooks;
 mod input;
 mod progress;
 mod rulesets;
+#[cfg(test)]
+mod samples;
 mod spec;
+mod stream;
 mod tables;
 
 use std::process::ExitCode;
@@ -67,6 +72,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Fix(args) => fix::run(&args),
     };
+    #[cfg(debug_assertions)]
+    hooks::report_peak_memory();
     outcome.unwrap_or_else(|failure| {
         eprintln!("utf8: {failure}");
         failure.exit_code()

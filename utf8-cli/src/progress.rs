@@ -35,7 +35,7 @@ impl Progress {
     }
 
     /// `done` bytes of the current file are checked.
-    pub fn at(&mut self, done: usize) {
+    pub fn at(&mut self, done: u64) {
         if !self.enabled {
             return;
         }
@@ -45,15 +45,15 @@ impl Progress {
             Some(drawn) => now.duration_since(drawn) >= REDRAW_EVERY,
         };
         if due {
-            self.draw(self.bytes_before_this_file + done as u64);
+            self.draw(self.bytes_before_this_file + done);
             self.last_drawn = Some(now);
         }
     }
 
     /// The current file, `len` bytes long, is done.
-    pub fn file_done(&mut self, len: usize) {
+    pub fn file_done(&mut self, len: u64) {
         self.files_done += 1;
-        self.bytes_before_this_file += len as u64;
+        self.bytes_before_this_file += len;
         self.at(0);
     }
 

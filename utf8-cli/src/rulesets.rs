@@ -1,7 +1,7 @@
 //! `--ruleset NAME` for the commands that validate: the name, and the
 //! compile-time ruleset type of `utf8-core` that a generic function runs on.
 
-use utf8_core::{Ruleset, Utf8Error, cesu8, legacy31, mutf8, rfc2279, wtf8};
+use utf8_core::{Ruleset, cesu8, legacy31, mutf8, rfc2279, wtf8};
 use utf8_spec::rulesets::BUILTIN;
 
 use crate::failure::Failure;
@@ -47,11 +47,6 @@ pub fn unknown_ruleset(name: &str) -> Failure {
         "unknown ruleset `{name}`; the built-in rulesets are {}",
         names.join(", ")
     ))
-}
-
-/// Validates a whole input, on every core when it is large enough to pay.
-pub fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    utf8_core::parallel::validate::<R>(bytes)
 }
 
 #[cfg(test)]

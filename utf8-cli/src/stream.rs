@@ -1,0 +1,522 @@
+//! One pass over an input in a fixed buffer: its valid bytes and its errors,
+//! in order, exactly as validating the whole input at once finds them.
+//!
+//! `check` and `fix` both read every input, a file or standard input, through
+//! [`stream`], so memory stays at one buffer however large the input is.
+//!
+//! Each buffer is summarized on all cores ([`Summary`], which carries the
+//! automaton's state across the cut at the buffer's end exactly, whatever the
+//! ruleset). A sequence cut by the end of the buffer is kept: it moves to the
+//! front of the buffer and is read again with the next bytes, so that an
+//! error that straddles the cut is reported whole, with the byte that broke
+//! it. After an error, validation starts afresh, as lossy decoding does
+//! ([`utf8_core::Chunks`]); errors close together are found by one-shot
+//! validation, which stops at each.
+
+use utf8_core::Ruleset;
+use utf8_core::parallel::{PARALLEL_THRESHOLD, Summary, chunk_len};
+
+use crate::diagnosis::Invalid;
+
+/// How many bytes `check` and `fix` read at a time: 4 MiB, or 1 MiB per
+/// core on machines with more than four, up to 32 MiB.
+///
+/// Each buffer is read three times (copied in by the kernel, validated,
+/// searched for line ends): while it stays within the caches the later
+/// reads are cheap, and a 1 GB file checks in about two thirds of the time
+/// it takes with 16 MiB buffers. A buffer is validated in chunks of at
+/// least [`PARALLEL_THRESHOLD`] (1 MiB), so that each core has one.
+pub fn buffer_len() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(len) = crate::hooks::buffer_len() {
+        return len;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores * PARALLEL_THRESHOLD).clamp(4 << 20, 32 << 20)
+}
+
+/// Where the bytes come from.
+pub trait Fill {
+    /// Fills `buffer` from the input: all of it unless the input ends first.
+    /// `true` once the input has ended (after what was read this time).
+    /// The error is a one-line message naming the input.
+    fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String>;
+}
+
+/// What is done with the input as it is read.
+pub trait Sink {
+    type Error;
+
+    /// The next valid bytes of the input. Consecutive calls may split the
+    /// input anywhere between two sequences, never inside one.
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
+
+    /// The next error; whether to go on to the next one.
+    fn invalid(&mut self, found: &Found<'_>) -> Result<Flow, Self::Error>;
+
+    /// The buffer is about to be refilled: `run` are the bytes of the
+    /// current run (see [`Found::run`]) that it held before the bytes it
+    /// keeps, the last of them read for the last time.
+    fn cut(&mut self, run: Run<'_>) {
+        let _ = run;
+    }
+
+    /// `bytes` of the input have been read and handled.
+    fn progress(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
+}
+
+/// Whether to look for more errors after one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// The bytes of the current run (from where validation last started afresh:
+/// the input's start or the end of the previous error) that are still in
+/// the buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    pub bytes: &'a [u8],
+    /// Whether the run starts at `bytes`' first byte; if not, it started in
+    /// an earlier buffer, before the last [`Sink::cut`].
+    pub starts_here: bool,
+}
+
+/// An error, with what explaining it takes.
+#[derive(Clone, Copy, Debug)]
+pub struct Found<'a> {
+    /// Where it is, from the input's start.
+    pub invalid: Invalid,
+    /// Its bytes.
+    pub subpart: &'a [u8],
+    /// The byte after them, if the buffer holds it (it always does when
+    /// that byte is what broke the sequence).
+    pub following: Option<u8>,
+    /// The valid bytes of the run before the error.
+    pub run: Run<'a>,
+}
+
+/// Why a pass ended before the end of the input.
+#[derive(Debug)]
+pub enum Halt<E> {
+    /// The input could not be read: a one-line message naming it.
+    Read(String),
+    /// The sink gave up.
+    Sink(E),
+}
+
+/// A pass that read to the end, or up to an error after which the sink
+/// stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streamed {
+    /// The bytes read.
+    pub len: u64,
+    /// Whether no error was found.
+    pub valid: bool,
+}
+
+/// The bytes that a pass reads into, reused from one input to the next.
+///
+/// Fresh bytes are always read to the same cache-line-aligned place, with
+/// room before it for the bytes kept from the last fill: the kernel copies
+/// into an unaligned destination several times slower.
+pub struct Buffer {
+    bytes: Vec<u8>,
+    /// Where fresh bytes are read to.
+    fresh_at: usize,
+    /// How many are read at a time.
+    fresh: usize,
+}
+
+/// Room for the bytes kept from one fill to the next: the start of a
+/// sequence cut by the buffer's end, at most 5 bytes in every built-in
+/// ruleset (6-byte sequences of RFC 2279). More makes the room grow.
+const KEPT_ROOM: usize = 64;
+const CACHE_LINE: usize = 64;
+
+impl Buffer {
+    /// A buffer that reads `fresh` bytes at a time (at least one).
+    pub fn new(fresh: usize) -> Buffer {
+        Buffer::with_room(fresh.max(1), KEPT_ROOM)
+    }
+
+    /// The buffer `check` and `fix` read with.
+    pub fn for_inputs() -> Buffer {
+        Buffer::new(buffer_len())
+    }
+
+    fn with_room(fresh: usize, room: usize) -> Buffer {
+        // Zeroed memory from the allocator is untouched memory: a small
+        // input costs only the pages its bytes are read into.
+        let bytes = vec![0; room + CACHE_LINE + fresh];
+        let misaligned = (bytes.as_ptr() as usize + room) % CACHE_LINE;
+        Buffer {
+            fresh_at: room + (CACHE_LINE - misaligned) % CACHE_LINE,
+            bytes,
+            fresh,
+        }
+    }
+
+    /// Moves `kept`, bytes of the last fill, to just before where the next
+    /// fill goes; where they start.
+    fn keep(&mut self, kept: std::ops::Range<usize>) -> usize {
+        if kept.len() > self.fresh_at {
+            let mut larger = Buffer::with_room(self.fresh, kept.len().next_multiple_of(KEPT_ROOM));
+            let start = larger.fresh_at - kept.len();
+            larger.bytes[start..larger.fresh_at].copy_from_slice(&self.bytes[kept]);
+            *self = larger;
+            return start;
+        }
+        let start = self.fresh_at - kept.len();
+        self.bytes.copy_within(kept, start);
+        start
+    }
+}
+
+/// Reads `input` through `buffer` to its end, or until `sink` stops after an
+/// error, handing `sink` the valid bytes and the errors in order.
+pub fn stream<R: Ruleset, S: Sink>(
+    input: &mut impl Fill,
+    buffer: &mut Buffer,
+    sink: &mut S,
+) -> Result<Streamed, Halt<S::Error>> {
+    let mut pass = Pass::<R> {
+        base: 0,
+        run_start: 0,
+        run: Summary::identity(),
+        valid: true,
+    };
+    // The buffer's bytes start here: those kept from the last fill, then
+    // the fresh ones.
+    let mut start = buffer.fresh_at;
+    let mut read = 0;
+    loop {
+        let fresh_at = buffer.fresh_at;
+        let (filled, at_end) = input
+            .fill(&mut buffer.bytes[fresh_at..fresh_at + buffer.fresh])
+            .map_err(Halt::Read)?;
+        read += filled as u64;
+        let end = fresh_at + filled;
+        let bytes = &buffer.bytes[start..end];
+        let kept = fresh_at - start;
+        let Scanned::KeepFrom(keep_from) = pass.scan(bytes, kept, at_end, sink)? else {
+            break;
+        };
+        sink.progress(read);
+        if at_end {
+            break;
+        }
+        sink.cut(pass.run_in(bytes, keep_from));
+        pass.base += keep_from as u64;
+        start = buffer.keep(start + keep_from..end);
+    }
+    Ok(Streamed {
+        len: read,
+        valid: pass.valid,
+    })
+}
+
+/// Where a pass is.
+struct Pass<R: Ruleset> {
+    /// The offset in the input of the buffer's first byte.
+    base: u64,
+    /// Where validation last started afresh.
+    run_start: u64,
+    /// The summary of the run up to the end of the bytes scanned so far.
+    run: Summary<R>,
+    valid: bool,
+}
+
+enum Scanned {
+    /// The sink stopped after an error.
+    Stopped,
+    /// Everything before this index of the buffer has been handed to the
+    /// sink; the rest is the start of a sequence that the next bytes may
+    /// complete.
+    KeepFrom(usize),
+}
+
+impl<R: Ruleset> Pass<R> {
+    /// Hands `sink` the valid bytes and errors of `bytes`, the buffer, whose
+    /// first `kept` bytes were scanned with the previous fill.
+    fn scan<S: Sink>(
+        &mut self,
+        bytes: &[u8],
+        kept: usize,
+        at_end: bool,
+        sink: &mut S,
+    ) -> Result<Scanned, Halt<S::Error>> {
+        let run = self.run.then(&summarize(&bytes[kept..]));
+        let mut handed = 0;
+        match run.result() {
+            Err(error) if error.error_len().is_some() => {
+                let offset = self.index(error.valid_up_to());
+                let len = error.error_len().unwrap_or_default();
+                if self.found(bytes, &mut handed, offset, len, false, sink)? == Flow::Stop {
+                    return Ok(Scanned::Stopped);
+                }
+                // Errors often come in clusters (each stray byte of a broken
+                // text is one): one-shot validation stops at each, where a
+                // summary would read all of the rest of the buffer every time.
+                loop {
+                    let rest = &bytes[handed..];
+                    match R::validate(rest) {
+                        Err(error) if error.error_len().is_some() => {
+                            let offset = handed + error.valid_up_to();
+                            let len = error.error_len().unwrap_or_default();
+                            if self.found(bytes, &mut handed, offset, len, false, sink)?
+                                == Flow::Stop
+                            {
+                                return Ok(Scanned::Stopped);
+                            }
+                        }
+                        _ => {
+                            self.run = summarize(rest);
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => self.run = run,
+        }
+        let keep_from = match self.run.result() {
+            Ok(()) => bytes.len(),
+            Err(error) => self.index(error.valid_up_to()),
+        };
+        sink.valid(&bytes[handed..keep_from]).map_err(Halt::Sink)?;
+        handed = keep_from;
+        if at_end && keep_from < bytes.len() {
+            let len = bytes.len() - keep_from;
+            if self.found(bytes, &mut handed, keep_from, len, true, sink)? == Flow::Stop {
+                return Ok(Scanned::Stopped);
+            }
+        }
+        Ok(Scanned::KeepFrom(keep_from))
+    }
+
+    /// Hands `sink` the valid bytes from `handed` to the error at `offset`,
+    /// then the error; starts the next run after it.
+    fn found<S: Sink>(
+        &mut self,
+        bytes: &[u8],
+        handed: &mut usize,
+        offset: usize,
+        len: usize,
+        incomplete: bool,
+        sink: &mut S,
+    ) -> Result<Flow, Halt<S::Error>> {
+        self.valid = false;
+        sink.valid(&bytes[*handed..offset]).map_err(Halt::Sink)?;
+        let found = Found {
+            invalid: Invalid {
+                offset: self.base + offset as u64,
+                len,
+                incomplete,
+            },
+            subpart: &bytes[offset..offset + len],
+            following: bytes.get(offset + len).copied(),
+            run: self.run_in(bytes, offset),
+        };
+        let flow = sink.invalid(&found).map_err(Halt::Sink)?;
+        *handed = offset + len;
+        self.run_start = self.base + *handed as u64;
+        self.run = Summary::identity();
+        Ok(flow)
+    }
+
+    /// The index in the buffer of the position `from_run_start` bytes into the run.
+    fn index(&self, from_run_start: usize) -> usize {
+        (self.run_start + from_run_start as u64 - self.base) as usize
+    }
+
+    /// The run's bytes in the buffer before index `end`.
+    fn run_in<'b>(&self, bytes: &'b [u8], end: usize) -> Run<'b> {
+        let starts_here = self.run_start >= self.base;
+        let start = if starts_here {
+            (self.run_start - self.base) as usize
+        } else {
+            0
+        };
+        Run {
+            bytes: &bytes[start..end],
+            starts_here,
+        }
+    }
+}
+
+/// The summary of `bytes`, on all cores when they are many.
+fn summarize<R: Ruleset>(bytes: &[u8]) -> Summary<R> {
+    use rayon::prelude::*;
+    if bytes.len() < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
+        return Summary::of(bytes);
+    }
+    bytes
+        .par_chunks(chunk_len(bytes.len()))
+        .map(Summary::<R>::of)
+        .reduce(Summary::identity, |left, right| left.then(&right))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rulesets::{WithRuleset, with_ruleset};
+    use crate::samples::{self, Memory};
+
+    /// What a pass hands its sink, with adjacent valid bytes joined (a pass
+    /// may split them wherever it likes between two sequences).
+    #[derive(Debug, PartialEq, Eq)]
+    enum Event {
+        Valid(Vec<u8>),
+        Invalid(Invalid, Vec<u8>),
+    }
+
+    fn push_valid(events: &mut Vec<Event>, bytes: &[u8]) {
+        match events.last_mut() {
+            Some(Event::Valid(valid)) => valid.extend_from_slice(bytes),
+            _ if bytes.is_empty() => {}
+            _ => events.push(Event::Valid(bytes.to_vec())),
+        }
+    }
+
+    /// The events of `bytes` read whole, as lossy decoding splits them.
+    fn whole<R: Ruleset>(bytes: &[u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        let mut offset = 0;
+        for chunk in utf8_core::Chunks::<R>::new(bytes) {
+            push_valid(&mut events, chunk.valid());
+            offset += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                let invalid = Invalid {
+                    offset: offset as u64,
+                    len: chunk.invalid().len(),
+                    incomplete: chunk.is_incomplete(),
+                };
+                events.push(Event::Invalid(invalid, chunk.invalid().to_vec()));
+            }
+            offset += chunk.invalid().len();
+        }
+        events
+    }
+
+    struct Record<'a, R> {
+        events: Vec<Event>,
+        input: &'a [u8],
+        stop_after: usize,
+        ruleset: std::marker::PhantomData<R>,
+    }
+
+    impl<R: Ruleset> Sink for Record<'_, R> {
+        type Error = ();
+
+        fn valid(&mut self, bytes: &[u8]) -> Result<(), ()> {
+            assert!(
+                R::validate(bytes).is_ok(),
+                "cut inside a sequence: {bytes:02X?}"
+            );
+            push_valid(&mut self.events, bytes);
+            Ok(())
+        }
+
+        fn invalid(&mut self, found: &Found<'_>) -> Result<Flow, ()> {
+            let end = found.invalid.offset as usize + found.invalid.len;
+            if let Some(following) = found.following {
+                assert_eq!(Some(&following), self.input.get(end));
+            }
+            let run = found.run.bytes;
+            assert_eq!(
+                &self.input[end - found.invalid.len - run.len()..][..run.len()],
+                run
+            );
+            self.events
+                .push(Event::Invalid(found.invalid, found.subpart.to_vec()));
+            let errors = self
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Invalid(..)));
+            Ok(if errors.count() == self.stop_after {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
+        }
+    }
+
+    fn stream_events<R: Ruleset>(
+        bytes: &[u8],
+        fresh: usize,
+        early_end: bool,
+        stop_after: usize,
+    ) -> (Vec<Event>, Streamed) {
+        let mut record = Record::<R> {
+            events: Vec::new(),
+            input: bytes,
+            stop_after,
+            ruleset: std::marker::PhantomData,
+        };
+        let mut input = Memory {
+            rest: bytes,
+            early_end,
+        };
+        let streamed = stream::<R, _>(&mut input, &mut Buffer::new(fresh), &mut record)
+            .expect("memory is always read");
+        (record.events, streamed)
+    }
+
+    struct PiecesMatchTheWhole;
+
+    impl WithRuleset for PiecesMatchTheWhole {
+        type Output = ();
+
+        fn call<R: Ruleset>(self) {
+            for (name, bytes) in samples::all() {
+                let expected = whole::<R>(&bytes);
+                let errors = expected
+                    .iter()
+                    .filter(|e| matches!(e, Event::Invalid(..)))
+                    .count();
+                for fresh in (1..=17).chain([64, 4096, bytes.len() + 1]) {
+                    let (events, streamed) = stream_events::<R>(&bytes, fresh, fresh % 2 == 0, 0);
+                    assert_eq!(events, expected, "{} {name}, {fresh}-byte buffers", R::NAME);
+                    assert_eq!(streamed.valid, errors == 0);
+                    assert_eq!(streamed.len, bytes.len() as u64);
+                    if errors > 0 {
+                        let (first, _) = stream_events::<R>(&bytes, fresh, false, 1);
+                        assert_eq!(
+                            first.last(),
+                            expected.iter().find(|e| matches!(e, Event::Invalid(..)))
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_pass_in_buffers_of_any_size_finds_what_reading_the_whole_input_finds() {
+        for ruleset in utf8_spec::rulesets::BUILTIN {
+            with_ruleset(ruleset.name, PiecesMatchTheWhole).expect("built-in");
+        }
+    }
+
+    #[test]
+    fn bytes_kept_beyond_the_room_for_them_grow_it() {
+        // No built-in ruleset keeps more than 5 bytes: keep 150 by hand.
+        let mut buffer = Buffer::new(300);
+        let pattern: Vec<u8> = (0..150).collect();
+        let at = buffer.fresh_at;
+        buffer.bytes[at..at + 150].copy_from_slice(&pattern);
+        let start = buffer.keep(at..at + 150);
+        assert_eq!(buffer.bytes[start..buffer.fresh_at], pattern);
+        assert!(
+            buffer.bytes.len() - buffer.fresh_at >= 300,
+            "room for a whole fill"
+        );
+        assert_eq!(
+            (buffer.bytes.as_ptr() as usize + buffer.fresh_at) % CACHE_LINE,
+            0
+        );
+    }
+}
