@@ -1,0 +1,358 @@
+//! `utf8 check` and `fix` on inputs read a buffer at a time: files that
+//! change while they are read, standard input far larger than the memory the
+//! command may take, readers that go away, and buffers small enough to cut
+//! every sequence.
+
+mod common;
+
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{arg, scratch, write};
+
+const STRESS_TEST: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/reference/UTF-8-test.txt"
+);
+
+fn utf8() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_utf8"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn run_with_stdin(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let mut input = child.stdin.take().expect("piped");
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().expect("the utf8 binary ends");
+    match writer.join().expect("the writer ends") {
+        // A command given a path has no use for standard input.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.expect("write standard input"),
+    }
+    output
+}
+
+/// A file that changes while the command reads it. The change must land
+/// between two reads, every time: racing a writer against the reader would
+/// make the test pass or fail with the timing. So the command, built for
+/// tests, reads 4 KiB at a time and, after the first 4 KiB of its first
+/// file, creates `paused` in a directory we give it and waits there until we
+/// create `resume`; in between, the test changes the file. (A FIFO would not
+/// do: it is no regular file, with no size to fall short of.)
+struct Paused {
+    child: Child,
+    directory: PathBuf,
+}
+
+impl Paused {
+    /// Runs `utf8 ARGS` in `directory` until it pauses.
+    fn start(directory: &Path, args: &[&str]) -> Paused {
+        let handshake = directory.join("handshake");
+        std::fs::create_dir(&handshake).expect("a handshake directory");
+        let child = utf8()
+            .args(args)
+            .env("UTF8_TEST_BUFFER_LEN", "4096")
+            .env("UTF8_TEST_PAUSE_DIR", &handshake)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the utf8 binary runs");
+        let started = Instant::now();
+        while !handshake.join("paused").exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the command never paused"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Paused {
+            child,
+            directory: handshake,
+        }
+    }
+
+    fn resume(self) -> Output {
+        std::fs::write(self.directory.join("resume"), b"").expect("resume");
+        self.child.wait_with_output().expect("the utf8 binary ends")
+    }
+}
+
+fn truncate(path: &Path, len: u64) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|file| file.set_len(len))
+        .expect("truncate the file");
+}
+
+/// 64 KiB of text: 16 buffers of the tests' 4 KiB.
+fn text_file(directory: &Path, name: &str) -> PathBuf {
+    let line = "Grüße, 世界 💖 and some ASCII to fill the line up.\n";
+    let mut bytes = line.repeat(65536 / line.len() + 1).into_bytes();
+    bytes.truncate(65536);
+    write(directory, name, &bytes)
+}
+
+#[test]
+fn a_file_truncated_while_it_is_checked_is_an_error_and_the_next_inputs_are_still_checked() {
+    if !cfg!(debug_assertions) {
+        return; // The pause is a hook of debug builds only.
+    }
+    let dir = scratch();
+    let shrinking = text_file(dir.path(), "shrinking.txt");
+    let valid = write(dir.path(), "valid.txt", "fine ✓\n".as_bytes());
+    let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine");
+    let paused = Paused::start(
+        dir.path(),
+        &["check", arg(&shrinking), arg(&valid), arg(&invalid)],
+    );
+    truncate(&shrinking, 1000);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "utf8: {} changed while it was read (65536 bytes expected, 4096 read)\n",
+            arg(&shrinking)
+        )
+    );
+    // The valid file prints nothing; the invalid one after it was checked too.
+    assert_eq!(
+        text(&output.stdout),
+        format!(
+            "{}:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n",
+            arg(&invalid)
+        )
+    );
+}
+
+#[test]
+fn a_file_rewritten_in_place_while_it_is_checked_is_an_error() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let dir = scratch();
+    let changing = text_file(dir.path(), "changing.txt");
+    let valid = write(dir.path(), "valid.txt", b"fine\n");
+    let paused = Paused::start(dir.path(), &["check", arg(&changing), arg(&valid)]);
+    // Same size, other bytes: only the modification time tells.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&changing)
+        .expect("open for writing");
+    file.write_all(b"rewritten").expect("rewrite");
+    drop(file);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "utf8: {} changed while it was read (modified during the read)\n",
+            arg(&changing)
+        )
+    );
+}
+
+#[test]
+fn a_file_truncated_while_it_is_fixed_is_an_error_and_is_not_replaced() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let dir = scratch();
+    let shrinking = text_file(dir.path(), "shrinking.txt");
+    let original = std::fs::read(&shrinking).expect("read the file");
+    let paused = Paused::start(dir.path(), &["fix", arg(&shrinking)]);
+    truncate(&shrinking, 1000);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "utf8: {} changed while it was read (65536 bytes expected, 4096 read)\n",
+            arg(&shrinking)
+        )
+    );
+    assert!(
+        original.starts_with(&output.stdout),
+        "what was written came from the file"
+    );
+
+    // In place, the file is left as the truncation left it, and no
+    // temporary file stays behind. (The error comes after the first
+    // buffer, where the check that precedes the repair is stopped.)
+    let dir = scratch();
+    let mut bytes = original.clone();
+    bytes[5000] = 0xFF;
+    let shrinking = write(dir.path(), "shrinking.txt", &bytes);
+    let paused = Paused::start(dir.path(), &["fix", "--in-place", arg(&shrinking)]);
+    truncate(&shrinking, 1000);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stderr).lines().count(), 1);
+    assert_eq!(
+        std::fs::read(&shrinking).expect("read the file"),
+        bytes[..1000]
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list the directory")
+        .map(|entry| entry.expect("an entry").file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "the file and the handshake: {names:?}");
+}
+
+#[test]
+fn buffers_that_cut_every_sequence_change_no_report_and_no_fix() {
+    if !cfg!(debug_assertions) {
+        return; // The buffer size is a hook of debug builds only.
+    }
+    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let runs: [&[&str]; 4] = [
+        &["check", "--all", "--format", "json", STRESS_TEST],
+        &["check", "--all", "--ruleset", "cesu8", "-"],
+        &["fix", STRESS_TEST],
+        &["fix", "--drop", "--ruleset", "wtf8", "-"],
+    ];
+    for args in runs {
+        let mut command = utf8();
+        command.args(args);
+        let whole = run_with_stdin(command, &stress);
+        assert!(!whole.stdout.is_empty());
+        for len in [1, 2, 3, 5, 7, 11, 13, 17] {
+            let mut command = utf8();
+            command
+                .args(args)
+                .env("UTF8_TEST_BUFFER_LEN", len.to_string());
+            let output = run_with_stdin(command, &stress);
+            assert_eq!(output.status.code(), whole.status.code(), "{args:?}, {len}");
+            assert!(
+                output.stdout == whole.stdout,
+                "{args:?}, {len}-byte buffers"
+            );
+            assert_eq!(output.stderr, whole.stderr, "{args:?}, {len}");
+        }
+    }
+}
+
+/// 1 MiB of text in lines, ending with one invalid byte.
+fn block() -> Vec<u8> {
+    let line = "Grüße, 世界 💖 — text in a few scripts, Ελληνικά, русский.\n";
+    let mut bytes = line.repeat((1 << 20) / line.len()).into_bytes();
+    bytes.resize((1 << 20) - 1, b'.');
+    bytes.push(0xFF);
+    bytes
+}
+
+/// Runs `utf8 ARGS` with `blocks` blocks on standard input: how many bytes
+/// and lines it wrote, its exit status, and its peak resident memory in KiB
+/// as it measured it itself (see `UTF8_TEST_PEAK_MEMORY_TO` in the command's
+/// `hooks.rs`).
+fn run_measured(args: &[&str], blocks: usize) -> (u64, u64, Option<i32>, u64) {
+    let dir = scratch();
+    let peak_file = dir.path().join("peak");
+    let mut child = utf8()
+        .args(args)
+        .env("UTF8_TEST_PEAK_MEMORY_TO", &peak_file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let mut input = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || {
+        let block = block();
+        for _ in 0..blocks {
+            input.write_all(&block)?;
+        }
+        Ok::<(), std::io::Error>(())
+    });
+    let mut output = child.stdout.take().expect("piped");
+    let mut buffer = vec![0; 1 << 20];
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    loop {
+        let n = output.read(&mut buffer).expect("read the output");
+        if n == 0 {
+            break;
+        }
+        bytes += n as u64;
+        lines += buffer[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+    writer
+        .join()
+        .expect("the writer ends")
+        .expect("write standard input");
+    let status = child.wait().expect("the utf8 binary ends");
+    let peak = std::fs::read_to_string(&peak_file).expect("the command wrote its peak memory");
+    let peak = peak.parse().expect("KiB");
+    (bytes, lines, status.code(), peak)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_gigabyte_of_standard_input_is_checked_and_fixed_in_constant_memory() {
+    const BLOCKS: usize = 1024;
+    const LIMIT_KIB: u64 = 64 << 10;
+    if !cfg!(debug_assertions) {
+        return; // The command measures itself in debug builds only.
+    }
+    let (_, reports, status, peak) = run_measured(&["check", "--all", "-"], BLOCKS);
+    assert_eq!(
+        (status, reports),
+        (Some(1), BLOCKS as u64),
+        "an error in each block"
+    );
+    assert!(peak < LIMIT_KIB, "check took {peak} KiB");
+    let (written, _, status, peak) = run_measured(&["fix", "-"], BLOCKS);
+    assert_eq!(status, Some(0));
+    // Each FF became EF BF BD.
+    assert_eq!(written, ((BLOCKS as u64) << 20) + 2 * BLOCKS as u64);
+    assert!(peak < LIMIT_KIB, "fix took {peak} KiB");
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_fix_and_check_at_once() {
+    let dir = scratch();
+    let big = write(dir.path(), "big.txt", &block().repeat(64));
+    // Far more reports than a pipe holds.
+    let broken = write(dir.path(), "broken.txt", &b"\xFF\n".repeat(200_000));
+    for (args, status) in [
+        (["fix", "--drop", arg(&big)], 2),
+        (["check", "--all", arg(&broken)], 1),
+    ] {
+        let mut child = utf8()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the utf8 binary runs");
+        // Read 10 bytes, as `| head -c 10` does, and go away.
+        let mut stdout = child.stdout.take().expect("piped");
+        let mut first = [0; 10];
+        stdout.read_exact(&mut first).expect("some output");
+        drop(stdout);
+        let output = child.wait_with_output().expect("the utf8 binary ends");
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
+        let message = text(&output.stderr);
+        if args[0] == "fix" {
+            assert!(
+                message.starts_with("utf8: cannot write the output: Broken pipe"),
+                "{message}"
+            );
+            assert_eq!(message.lines().count(), 1);
+        } else {
+            // Invalid, and no one left to tell.
+            assert!(message.is_empty(), "{message}");
+        }
+    }
+}
