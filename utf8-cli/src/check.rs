@@ -136,6 +136,8 @@ struct CheckFile<'r, 'a, R: Ruleset, W: Write> {
     /// it started in an earlier one (see [`Explainer::state_after`]).
     entry: Option<u8>,
     found_any: bool,
+    /// Whether reports were written since the output was last flushed.
+    unflushed: bool,
     ruleset: PhantomData<R>,
 }
 
@@ -148,6 +150,7 @@ impl<'r, 'a, R: Ruleset, W: Write> CheckFile<'r, 'a, R, W> {
             cursor: Cursor::for_ruleset::<R>(),
             entry: None,
             found_any: false,
+            unflushed: false,
             ruleset: PhantomData,
         }
     }
@@ -179,6 +182,7 @@ impl<R: Ruleset, W: Write> Sink for CheckFile<'_, '_, R, W> {
         );
         self.report
             .error(self.name, invalid, &self.cursor, &explanation)?;
+        self.unflushed = true;
         self.cursor.skip_invalid();
         Ok(if self.all { Flow::Continue } else { Flow::Stop })
     }
@@ -195,8 +199,15 @@ impl<R: Ruleset, W: Write> Sink for CheckFile<'_, '_, R, W> {
         }
     }
 
-    fn progress(&mut self, bytes: u64) {
-        self.report.progress.at(bytes);
+    fn buffer_done(&mut self, read: u64) -> Result<(), Stop> {
+        self.report.progress.at(read);
+        // The reports go out as the errors are found, not when the output's
+        // buffer fills: the next buffer of a slow input (a pipe) may be long
+        // in coming.
+        if std::mem::take(&mut self.unflushed) {
+            self.report.flush()?;
+        }
+        Ok(())
     }
 }
 

@@ -57,7 +57,7 @@ impl Source {
         match self {
             Source::Stdin => Ok(Input {
                 name: self.name(),
-                reader: Reader::Stdin(std::io::stdin().lock()),
+                reader: Reader::Stdin(std::io::stdin()),
                 at_open: None,
                 read: 0,
             }),
@@ -90,7 +90,7 @@ pub struct Input {
 }
 
 enum Reader {
-    Stdin(std::io::StdinLock<'static>),
+    Stdin(std::io::Stdin),
     File(File),
 }
 
@@ -168,6 +168,9 @@ impl Fill for Input {
                         Reader::File(_) => format!("cannot read {}: {e}", self.name),
                     });
                 }
+            }
+            if matches!(self.reader, Reader::Stdin(_)) {
+                break;
             }
         }
         self.read += filled as u64;

@@ -37,9 +37,11 @@ pub fn buffer_len() -> usize {
 
 /// Where the bytes come from.
 pub trait Fill {
-    /// Fills `buffer` from the input: all of it unless the input ends first.
-    /// `true` once the input has ended (after what was read this time).
-    /// The error is a one-line message naming the input.
+    /// Reads into `buffer`: all of it unless the input ends first, or for
+    /// an input whose bytes arrive as they are written (a pipe), what has
+    /// arrived, so that it is checked as it comes. `true` once the input has
+    /// ended (after what was read this time). The error is a one-line
+    /// message naming the input.
     fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String>;
 }
 
@@ -61,9 +63,11 @@ pub trait Sink {
         let _ = run;
     }
 
-    /// `bytes` of the input have been read and handled.
-    fn progress(&mut self, bytes: u64) {
-        let _ = bytes;
+    /// The bytes of a buffer, `read` bytes of the input so far, have been
+    /// handled.
+    fn buffer_done(&mut self, read: u64) -> Result<(), Self::Error> {
+        let _ = read;
+        Ok(())
     }
 }
 
@@ -205,7 +209,7 @@ pub fn stream<R: Ruleset, S: Sink>(
         let Scanned::KeepFrom(keep_from) = pass.scan(bytes, kept, at_end, sink)? else {
             break;
         };
-        sink.progress(read);
+        sink.buffer_done(read).map_err(Halt::Sink)?;
         if at_end {
             break;
         }

@@ -356,3 +356,35 @@ fn a_reader_that_goes_away_ends_fix_and_check_at_once() {
         }
     }
 }
+
+#[test]
+fn errors_on_a_pipe_are_reported_before_the_input_ends() {
+    let mut child = utf8()
+        .args(["check", "--all", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(b"one \xFF\n")
+        .expect("write standard input");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let (line_tx, line_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = line_tx.send(std::io::BufRead::read_line(&mut stdout, &mut line).map(|_| line));
+    });
+    // Standard input is still open: the report must not wait for its end.
+    let line = line_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("a report while the input is still open")
+        .expect("read the report");
+    assert_eq!(
+        line,
+        "<stdin>:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n"
+    );
+    drop(stdin);
+    assert_eq!(child.wait().expect("the utf8 binary ends").code(), Some(1));
+}
