@@ -354,7 +354,7 @@ fn the_stress_test_lines_and_columns_are_where_a_reader_finds_them() {
 }
 
 #[test]
-fn a_large_file_is_checked_through_its_mapping() {
+fn a_file_of_several_mebibytes_is_checked() {
     let dir = scratch();
     let mut bytes = "Grüße, 世界 💖\n".repeat(200_000).into_bytes();
     let offset = bytes.len() - 5;

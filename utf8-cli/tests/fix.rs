@@ -99,7 +99,7 @@ fn random_bytes_come_out_as_lossy_decoding_reads_them() {
 }
 
 #[test]
-fn a_large_file_is_fixed_through_its_mapping() {
+fn a_file_of_several_mebibytes_is_fixed() {
     let dir = scratch();
     let mut bytes = random_bytes(99, 3 << 20);
     bytes.extend_from_slice(b"\xF0\x9F");
