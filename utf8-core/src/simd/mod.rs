@@ -209,39 +209,58 @@ macro_rules! algorithm {
             }
         }
 
-        /// The OR of the block's vectors (its high bits say whether it is all
-        /// ASCII) and its last vector.
+        /// Whether the block is all ASCII.
         #[inline(always)]
-        fn block_or(r: &Registers, block: &[u8; BLOCK]) -> (V, V) {
+        fn is_ascii(r: &Registers, block: &[u8; BLOCK]) -> bool {
             let mut acc = r.zero;
-            let mut last = r.zero;
             for vector in block.as_chunks::<{ V::LANES }>().0 {
-                last = r.load(vector);
-                acc = acc.or(last);
+                acc = acc.or(r.load(vector));
             }
-            (acc, last)
+            acc.is_ascii()
         }
 
-        /// The index of the first of `blocks` (which follow the vector
-        /// `before`) whose check errs alone; 0 if none does, when the error
-        /// is a sequence left open before a run of ASCII.
+        /// The last vector of `block`.
+        #[inline(always)]
+        fn last_vector(r: &Registers, block: &[u8; BLOCK]) -> V {
+            let vectors = block.as_chunks::<{ V::LANES }>().0;
+            r.load(&vectors[vectors.len() - 1])
+        }
+
+        /// The vector before block `index` of the body: the last of the block
+        /// before it, of the framed head, or boundary bytes.
+        #[inline(always)]
+        fn vector_before<R: Ruleset>(r: &Registers, input: &Blocks<'_>, index: usize) -> V {
+            if index > 0 {
+                last_vector(r, &input.body[index - 1])
+            } else if !input.head.is_empty() {
+                last_vector(r, &framed(input.head, Align::End, R::SIMD_BOUNDARY))
+            } else {
+                r.boundary
+            }
+        }
+
+        /// Where the first of the body's blocks `from..to` whose check errs
+        /// alone starts; the start of block `from` if none does (the error is
+        /// then a sequence left open before a run of ASCII). Only blocks the
+        /// main loop checked are checked again.
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
         fn first_failing_block<R: Ruleset>(
             r: &Registers,
-            blocks: &[[u8; BLOCK]],
-            before: &V,
+            input: &Blocks<'_>,
+            from: usize,
+            to: usize,
         ) -> usize {
-            let mut before = *before;
-            for (index, block) in blocks.iter().enumerate() {
-                let checked = check_block::<R>(r, block, before);
+            let mut before = vector_before::<R>(r, input, from);
+            for index in from..to {
+                let checked = check_block::<R>(r, &input.body[index], before);
                 if checked.error.any() {
-                    return index;
+                    return input.body_offset(index);
                 }
                 before = checked.last;
             }
-            0
+            input.body_offset(from)
         }
 
         /// Checks `bytes`; on failure returns a position at or before the
@@ -272,44 +291,41 @@ macro_rules! algorithm {
             let body = input.body;
             let mut error = r.zero;
             let mut group_start = 0;
-            let mut group_before = before;
+            let mut since_test = 0;
             let mut index = 0;
             while index < body.len() {
-                if R::SIMD_ASCII_SKIP {
-                    let (or, mut last) = block_or(&r, &body[index]);
-                    if or.is_ascii() {
-                        // ASCII reads to the check like boundary bytes: all
-                        // that can fail in a run of it is a sequence left
-                        // open before the run.
-                        if error.or(open).any() {
-                            return Err(input.body_offset(group_start));
+                if R::SIMD_ASCII_SKIP && is_ascii(&r, &body[index]) {
+                    // ASCII reads to the check like boundary bytes: all that
+                    // can fail in a run of it is a sequence left open before
+                    // the run.
+                    if error.or(open).any() {
+                        return Err(input.body_offset(group_start));
+                    }
+                    index += 1;
+                    for block in &body[index..] {
+                        if !is_ascii(&r, block) {
+                            break;
                         }
                         index += 1;
-                        while index < body.len() {
-                            let (or, next_last) = block_or(&r, &body[index]);
-                            if !or.is_ascii() {
-                                break;
-                            }
-                            last = next_last;
-                            index += 1;
-                        }
-                        (before, open) = (last, r.zero);
-                        (group_start, group_before) = (index, before);
-                        continue;
                     }
+                    (before, open) = (last_vector(&r, &body[index - 1]), r.zero);
+                    (group_start, since_test) = (index, 0);
+                    continue;
                 }
                 let checked = check_block::<R>(&r, &body[index], before);
                 error = error.or(checked.error);
                 (before, open) = (checked.last, checked.open);
                 index += 1;
-                if index - group_start == GROUP || index == body.len() {
+                since_test += 1;
+                if since_test == GROUP {
                     if error.any() {
-                        let group = &body[group_start..index];
-                        let failing = first_failing_block::<R>(&r, group, &group_before);
-                        return Err(input.body_offset(group_start + failing));
+                        return Err(first_failing_block::<R>(&r, &input, group_start, index));
                     }
-                    (group_start, group_before) = (index, before);
+                    (group_start, since_test) = (index, 0);
                 }
+            }
+            if error.any() {
+                return Err(first_failing_block::<R>(&r, &input, group_start, index));
             }
 
             // The tail, then boundary bytes: the check of those (proved equal
