@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use utf8_core::legacy31;
 use utf8_core::paths::{self, Path};
+use utf8_core::simd::Level;
 use utf8_tests::{Hex, Mutation, error_parts, mutate, std_error_parts};
 
 /// What a path says: `Ok`, or `(valid_up_to, error_len)`.
@@ -884,6 +885,82 @@ fn legacy31_each_error_at_each_position_after_multibyte_text() {
 #[test]
 fn legacy31_random_mutations() {
     random_mutations("legacy31 random", &LEGACY31, 40_000, 0x5EED_0031);
+}
+
+// ---------------------------------------------------------------------------
+// Which paths run where.
+
+/// The vector levels that this machine's architecture has and its CPU
+/// reports, in the order of `Path::ALL`.
+fn levels_this_cpu_has() -> Vec<Level> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    {
+        let mut levels = Vec::new();
+        if is_x86_feature_detected!("sse4.1") {
+            levels.push(Level::Sse41);
+        }
+        if is_x86_feature_detected!("avx2") {
+            levels.push(Level::Avx2);
+        }
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            levels.push(Level::Avx512);
+        }
+        levels
+    }
+    // NEON is part of the baseline of every aarch64 target Rust has.
+    #[cfg(target_arch = "aarch64")]
+    {
+        vec![Level::Neon]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
+}
+
+/// The suites above run only the paths that `available` finds, so a vector
+/// path that stopped running where it should (NEON under QEMU in CI, say)
+/// would leave them all passing on the scalar paths. This holds each
+/// architecture to the vector paths its CPU has, `from_utf8`'s dispatch to
+/// the best of them, and each of them to the reference on inputs long
+/// enough for the vector loop, errors at and across block boundaries.
+#[test]
+fn the_vector_paths_this_cpu_has_run_and_agree() {
+    let levels = levels_this_cpu_has();
+    let mut expected = vec![Path::Automaton, Path::Shift];
+    expected.extend(levels.iter().copied().map(Path::Simd));
+    assert_eq!(available(paths::rfc3629).0, expected, "RFC 3629 paths");
+    assert_eq!(available(paths::legacy31).0, expected, "legacy31 paths");
+    let best = levels.last().copied().unwrap_or(Level::Portable);
+    assert_eq!(utf8_core::simd::level(), best, "the level from_utf8 runs");
+
+    let mut buffer = Aligned::new(LONGEST);
+    for (form, run) in [
+        (&RFC3629, paths::rfc3629 as PathFn),
+        (&LEGACY31, paths::legacy31),
+    ] {
+        for position in [0, 63, 64, 130, 255, 256, 600, 699] {
+            let mut input = Vec::new();
+            Filler::Units(position).before(form.units, position, &mut input);
+            input.extend_from_slice(b"\xED\xA0\x80");
+            Filler::Units(0).after(form.units, 700 - position, &mut input);
+            let expected_verdict = (form.reference)(&input);
+            assert!(expected_verdict.is_err(), "a surrogate at {position}");
+            for alignment in [0, 1, 15, 33] {
+                let placed = buffer.place(&input, alignment);
+                for level in &levels {
+                    let path = Path::Simd(*level);
+                    let result = run(path, placed).expect("available on the probe");
+                    assert_eq!(
+                        verdict(result),
+                        expected_verdict,
+                        "{path:?} at alignment {alignment}, surrogate at {position}: {}",
+                        Hex(&input)
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Units taken in turn from `phase` while they fit in `len` bytes, and the
