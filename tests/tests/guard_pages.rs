@@ -21,7 +21,9 @@
 //! groups. A slice that ends at a page end starts at alignment `-len mod 64`,
 //! so every length from 0 to 700 gives every alignment eleven times, each
 //! time with the end elsewhere in the grid; a slice that starts at a page
-//! start is aligned, and the length moves only its end. Each length is
+//! start is aligned, and the length moves only its end. (A read before a
+//! slice that starts inside a block is for the Miri set,
+//! `utf8-core/tests/miri_bounds.rs`, to catch.) Each length is
 //! filled with two texts ("é" repeated, as in the report, and a mix of one-
 //! to four-byte characters) and carries either no error or one of seven
 //! kinds (a stray continuation byte, a sequence cut off in mid-text, an
@@ -48,7 +50,8 @@
 //!   each copied against a guard page of its own, so that a read past any
 //!   piece faults, not only past the last.
 //! - `parallel::validate` also gets inputs over its threshold of 1 MiB, cut
-//!   into two and three chunks, with errors next to the cuts and the ends.
+//!   into two and three chunks, with the errors at the start, at 150 and
+//!   300, next to each cut and 150 and 312 bytes after it, and last.
 //!
 //! The whole file takes about 5 s of CPU in the `test` profile, 3 s on two
 //! cores: about 1–1.5 s for each dense sweep, under 1 s for each other test.
@@ -326,7 +329,9 @@ impl fmt::Write for Message {
 
 /// Prints the note of the faulting thread, then restores the default action,
 /// so that the faulting load runs again and the process dies of SIGSEGV, as
-/// a crash should look to the test harness.
+/// a crash should look to the test harness. The address is the first byte
+/// the load could not read: for a vector load that runs from the slice into
+/// the page after it, the page's first byte, "byte 1 past the end".
 extern "C" fn report_fault(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     // SAFETY: with SA_SIGINFO the kernel passes a valid `siginfo_t`, whose
     // `si_addr` is the faulting address for SIGSEGV.
