@@ -140,10 +140,10 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
     let derived = SimdTables::new(tables)
         .map_err(|e| e.to_string())
         .and_then(|s| {
-            if s.max_sequence_len > SIMD_MAX_SEQUENCE_LEN {
+            if s.max_sequence_len() > SIMD_MAX_SEQUENCE_LEN {
                 Err(format!(
                     "sequences of {} bytes: the vector code looks at most {} bytes back",
-                    s.max_sequence_len,
+                    s.max_sequence_len(),
                     SIMD_MAX_SEQUENCE_LEN - 1
                 ))
             } else {
@@ -153,7 +153,7 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
     let mut is_continuation = [false; 256];
     let (available, declined) = match &derived {
         Ok(s) => {
-            for &b in &s.continuation {
+            for &b in s.continuation() {
                 is_continuation[b as usize] = true;
             }
             (true, String::new())
@@ -161,10 +161,10 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
         Err(reason) => (false, reason.clone()),
     };
     let simd = derived.ok();
-    let sets = simd.as_ref().map_or(0, |s| s.sets.len());
+    let sets = simd.as_ref().map_or(0, |s| s.sets().len());
     let table = |set: usize, which: usize| -> [u8; 16] {
         simd.as_ref()
-            .and_then(|s| s.sets.get(set))
+            .and_then(|s| s.sets().get(set))
             .map_or([0; 16], |t| match which {
                 0 => t.prev_high,
                 1 => t.prev_low,
@@ -184,16 +184,16 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
         })
         .collect();
     let needs_cur_low = simd.as_ref().is_some_and(SimdTables::needs_cur_low);
-    let max_len = simd.as_ref().map_or(0, |s| s.max_sequence_len);
+    let max_len = simd.as_ref().map_or(0, |s| s.max_sequence_len());
     let mut must_continue = [0xFFu8; 4];
     let mut incomplete = [0xFFu8; 5];
     if let Some(s) = &simd {
-        must_continue[..s.must_continue.len()].copy_from_slice(&s.must_continue);
-        incomplete[..s.incomplete.len()].copy_from_slice(&s.incomplete);
+        must_continue[..s.must_continue().len()].copy_from_slice(s.must_continue());
+        incomplete[..s.incomplete().len()].copy_from_slice(s.incomplete());
     }
-    let boundary = simd.as_ref().map_or(0, |s| s.boundary);
-    let ascii_skip = simd.as_ref().is_some_and(|s| s.ascii_is_boundary);
-    let max_lag = simd.as_ref().map_or(0, |s| s.max_lag);
+    let boundary = simd.as_ref().map_or(0, |s| s.boundary());
+    let ascii_skip = simd.as_ref().is_some_and(|s| s.ascii_is_boundary());
+    let max_lag = simd.as_ref().map_or(0, |s| s.max_lag());
     let tables_doc = match &simd {
         Some(s) => format!(
             "The vectorised check's nibble tables, `[set][prev high, prev low, cur high, cur low]`, derived from the minimal DFA and proved exact.\n\n```text\n{s:?}```"

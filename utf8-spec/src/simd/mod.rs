@@ -1,0 +1,410 @@
+//! Tables → the lookup tables of a vectorised check, in the manner of Keiser
+//! and Lemire's "lookup" algorithm (*Validating UTF-8 In Less Than One
+//! Instruction Per Byte*, 2021), derived from the minimal DFA and proved
+//! exact before they are used.
+//!
+//! The vectorised check looks at every byte `c` with the byte `p` before it
+//! and with the bytes 2, 3, ... positions back:
+//!
+//! ```text
+//! error(i) = (PREV_HIGH[p >> 4] & PREV_LOW[p & 15] & CUR_HIGH[c >> 4] & CUR_LOW[c & 15])
+//!            ^ (0x80 if some byte k back is >= MUST_CONTINUE[k - 2], else 0)
+//! ```
+//!
+//! Bits 0–6 of the four nibble tables each describe a *box* of forbidden
+//! pairs: a set of high nibbles × low nibbles of `p` × high nibbles × low
+//! nibbles of `c`. The generator computes which pairs of adjacent bytes never
+//! occur in a valid input and searches for the fewest boxes (at most seven)
+//! whose union is exactly that set. Bit 7 marks a continuation byte after a
+//! continuation byte; it is XORed with "a lead byte 2, 3, ... positions back
+//! needs this byte to be a continuation", so it errs when the two disagree.
+//! The thresholds come from each lead byte's sequence length. Input is framed
+//! by a *boundary byte* (a byte that leaves the start state where it is, 0x00
+//! for UTF-8): the check starts as if boundary bytes came before the input and
+//! ends by checking boundary bytes after it, which catches a sequence cut
+//! short.
+//!
+//! RFC 3629 needs no low-nibble table for `c` (it stays all ones); the
+//! 31-bit legacy form needs it for `F8 88` and `FC 84`, and looks up to five
+//! bytes back.
+//!
+//! **Proof.** The check is a function of a window of the last few bytes, so
+//! it is itself a finite automaton. [`SimdTables::new`] walks the product of
+//! that window automaton (bytes abstracted to the classes that the tables,
+//! thresholds and DFA cannot tell apart) and the minimal DFA from the start,
+//! and requires in every reachable state that the check errs on a byte
+//! exactly when the DFA dies on it, and that the closing boundary bytes err
+//! exactly when the DFA is not accepting. That covers every input of every
+//! length. A ruleset for which the tables cannot be built or the proof fails
+//! is declined, with the reason.
+//!
+//! | stage | module | product |
+//! |---|---|---|
+//! | the DFA's sequence structure | `shape` | lead lengths, must-continue thresholds, boundary byte |
+//! | the pairs no valid input holds | `pairs` | [`PairBox`], [`NibbleTables`] |
+//! | the fewest boxes covering them | `cover` | the boxes behind the table bits |
+//! | the end of the input | `end` | the incomplete thresholds |
+//! | the product-automaton proof | `prove` | product states visited, lag |
+//! | why not | `declined` | [`Declined`] |
+
+use std::fmt;
+
+use crate::Tables;
+
+mod cover;
+mod declined;
+mod end;
+mod pairs;
+mod prove;
+mod shape;
+
+pub use declined::{Declined, Ending, ProofFailure};
+pub use pairs::{NibbleTables, PairBox};
+
+use pairs::{ForbiddenPairs, NibbleSet};
+use shape::Shape;
+
+/// The bit of the first table set reserved for "continuation after continuation".
+pub const CONTINUATION_BIT: u8 = 0x80;
+
+/// The most table sets: each adds eight boxes (the first, seven) and four lookups.
+pub const MAX_TABLE_SETS: usize = 2;
+
+/// The most boxes of forbidden pairs: bits 0–6 of the first set, 0–7 of the second.
+pub const MAX_BOXES: usize = 8 * MAX_TABLE_SETS - 1;
+
+/// The derived tables of the vectorised check, proved to accept exactly the
+/// DFA's language. The fields are read through accessors so that no caller
+/// can change a proved value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SimdTables {
+    sets: Vec<NibbleTables>,
+    must_continue: Vec<u8>,
+    max_sequence_len: usize,
+    boundary: u8,
+    incomplete: Vec<u8>,
+    ascii_is_boundary: bool,
+    continuation: Vec<u8>,
+    max_lag: usize,
+    boxes: Vec<PairBox>,
+    proof_states: usize,
+}
+
+/// The table set and bit that box `i` takes: bits 0-6 of the first set (bit
+/// 7 is [`CONTINUATION_BIT`]), then bits 0-7 of the next.
+fn set_and_bit(i: usize) -> (usize, usize) {
+    if i < 7 {
+        (0, i)
+    } else {
+        (1 + (i - 7) / 8, (i - 7) % 8)
+    }
+}
+
+impl SimdTables {
+    /// Derives the tables from `tables` and proves them, or declines.
+    pub fn new(tables: &Tables) -> Result<SimdTables, Declined> {
+        let shape = Shape::new(tables)?;
+        let boxes = cover::cover(&ForbiddenPairs::of(tables, shape.boundary))?;
+        let continuation =
+            NibbleSet::of(&shape.continuation).ok_or(Declined::ContinuationNotNibbleProduct)?;
+        let continuation_box = PairBox {
+            prev_high: continuation.high,
+            prev_low: continuation.low,
+            cur_high: continuation.high,
+            cur_low: continuation.low,
+        };
+        let mut sets = vec![NibbleTables::default(); (boxes.len() + 1).div_ceil(8)];
+        sets[0].set(&continuation_box, CONTINUATION_BIT);
+        for (i, b) in boxes.iter().enumerate() {
+            let (set, bit) = set_and_bit(i);
+            sets[set].set(b, 1 << bit);
+        }
+        for set in sets.iter_mut() {
+            // Bits no box uses stay set in the later byte's low-nibble table, so
+            // that a ruleset that needs no low-nibble distinction gets all ones
+            // there (and the lookup can be skipped).
+            let used = set.prev_high.iter().fold(0u8, |a, &b| a | b);
+            for entry in set.cur_low.iter_mut() {
+                *entry |= !used;
+            }
+        }
+        let mut simd = SimdTables {
+            sets,
+            must_continue: shape.must_continue,
+            max_sequence_len: shape.max_len,
+            boundary: shape.boundary,
+            incomplete: Vec::new(),
+            ascii_is_boundary: false,
+            continuation: shape.continuation,
+            max_lag: 0,
+            boxes,
+            proof_states: 0,
+        };
+        simd.incomplete = end::incomplete_thresholds(&simd)?;
+        simd.ascii_is_boundary = ascii_looks_like_boundary(tables, &simd);
+        let proof = prove::prove(tables, &simd)?;
+        (simd.proof_states, simd.max_lag) = (proof.states, proof.max_lag);
+        Ok(simd)
+    }
+
+    /// One or two sets of tables; a pair errs when any set gives it a bit
+    /// (after the continuation XOR on the first set's bit 7).
+    pub fn sets(&self) -> &[NibbleTables] {
+        &self.sets
+    }
+
+    /// `must_continue()[k - 2]`: a byte `k` positions back that is at least
+    /// this is a lead byte whose sequence needs the current byte (k = 2, 3,
+    /// ..., longest sequence - 1).
+    pub fn must_continue(&self) -> &[u8] {
+        &self.must_continue
+    }
+
+    /// The longest sequence, in bytes.
+    pub fn max_sequence_len(&self) -> usize {
+        self.max_sequence_len
+    }
+
+    /// The byte that frames the input on both sides.
+    pub fn boundary(&self) -> u8 {
+        self.boundary
+    }
+
+    /// `incomplete()[k - 1]`: the input ends inside a sequence (or on a byte
+    /// that can never be valid) exactly when, for some k, the byte k
+    /// positions before the end is at least this. Proved equal to the
+    /// closing check, so that vector code can test the end of a block in one
+    /// comparison.
+    pub fn incomplete(&self) -> &[u8] {
+        &self.incomplete
+    }
+
+    /// Whether every byte of `%x00-7F` looks to the check and to the DFA
+    /// exactly like the boundary byte, so that a block of them can be skipped
+    /// after testing the end of the block before it.
+    pub fn ascii_is_boundary(&self) -> bool {
+        self.ascii_is_boundary
+    }
+
+    /// The continuation bytes.
+    pub fn continuation(&self) -> &[u8] {
+        &self.continuation
+    }
+
+    /// The most bytes the check reports an invalid input after the byte on
+    /// which the DFA dies (the closing boundary bytes included): an exact
+    /// error needs the DFA to restart at most this far, plus a sequence,
+    /// before the block where the check erred.
+    pub fn max_lag(&self) -> usize {
+        self.max_lag
+    }
+
+    /// What each of bits 0.. describes.
+    pub fn boxes(&self) -> &[PairBox] {
+        &self.boxes
+    }
+
+    /// Product states the proof visited.
+    pub fn proof_states(&self) -> usize {
+        self.proof_states
+    }
+
+    /// Whether byte `cur` after `prev` errs, given whether a lead byte further
+    /// back needs `cur` to be a continuation byte.
+    pub fn errs(&self, prev: u8, cur: u8, must_continue: bool) -> bool {
+        let first = self.sets[0].bits(prev, cur) ^ if must_continue { CONTINUATION_BIT } else { 0 };
+        first != 0 || self.sets[1..].iter().any(|set| set.bits(prev, cur) != 0)
+    }
+
+    /// Whether the low-nibble table of the later byte is needed.
+    pub fn needs_cur_low(&self) -> bool {
+        self.sets.iter().any(|set| set.cur_low != [0xFF; 16])
+    }
+
+    /// The check on a whole input, the scalar way: framed by boundary bytes,
+    /// true when no position errs. Vector code computes the same thing 16 or
+    /// 32 bytes at a time.
+    pub fn check(&self, input: &[u8]) -> bool {
+        let frame = self.max_sequence_len - 1;
+        let mut framed = vec![self.boundary; frame];
+        framed.extend_from_slice(input);
+        framed.extend(std::iter::repeat_n(self.boundary, frame));
+        (frame..framed.len()).all(|i| {
+            let must = (2..=frame).any(|k| framed[i - k] >= self.must_continue[k - 2]);
+            !self.errs(framed[i - 1], framed[i], must)
+        })
+    }
+}
+
+/// Whether every ASCII byte gets the boundary byte's verdicts everywhere.
+/// Equal verdicts, not equal bits: a box may flag a pair that another box
+/// flags too.
+fn ascii_looks_like_boundary(tables: &Tables, simd: &SimdTables) -> bool {
+    let boundary = simd.boundary;
+    (0..0x80u8).all(|b| {
+        tables.classes().class(b) == tables.classes().class(boundary)
+            && simd
+                .must_continue
+                .iter()
+                .all(|&t| (b >= t) == (boundary >= t))
+            && (b >= simd.incomplete[0]) == (boundary >= simd.incomplete[0])
+            && [false, true].into_iter().all(|must| {
+                (0..=255u8).all(|c| {
+                    simd.errs(b, c, must) == simd.errs(boundary, c, must)
+                        && simd.errs(c, b, must) == simd.errs(c, boundary, must)
+                })
+            })
+    })
+}
+
+impl fmt::Debug for SimdTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "SimdTables {{ longest sequence: {}, boundary: %x{:02X}, ASCII skippable: {}, proof: {} product states, lag: {} }}",
+            self.max_sequence_len,
+            self.boundary,
+            self.ascii_is_boundary,
+            self.proof_states,
+            self.max_lag
+        )?;
+        for (i, b) in self.boxes.iter().enumerate() {
+            let (set, bit) = set_and_bit(i);
+            writeln!(f, "  set {set}, bit {bit}: {b:?}")?;
+        }
+        writeln!(
+            f,
+            "  first set, bit 7: continuation then continuation, XOR must-continue"
+        )?;
+        for (i, t) in self.must_continue.iter().enumerate() {
+            writeln!(f, "  must continue {} back: %x{t:02X}-FF", i + 2)?;
+        }
+        for (i, t) in self.incomplete.iter().enumerate() {
+            writeln!(f, "  incomplete {} before the end: %x{t:02X}-FF", i + 1)?;
+        }
+        let hex = |t: &[u8; 16]| {
+            t.iter()
+                .map(|b| format!("{b:02X}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for (i, set) in self.sets.iter().enumerate() {
+            writeln!(f, "  set {i} prev high: {}", hex(&set.prev_high))?;
+            writeln!(f, "  set {i} prev low:  {}", hex(&set.prev_low))?;
+            writeln!(f, "  set {i} cur high:  {}", hex(&set.cur_high))?;
+            writeln!(f, "  set {i} cur low:   {}", hex(&set.cur_low))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ByteRange, rulesets};
+
+    fn simd(ruleset: &rulesets::Ruleset) -> SimdTables {
+        let d = ruleset.derive().unwrap();
+        SimdTables::new(d.tables()).unwrap_or_else(|e| panic!("{}: {e}", ruleset.name))
+    }
+
+    #[test]
+    fn rfc3629_gets_the_check_without_the_low_nibble_of_the_later_byte() {
+        let s = simd(&rulesets::RFC3629);
+        assert!(!s.needs_cur_low(), "{s:?}");
+        assert_eq!(s.max_sequence_len(), 4);
+        assert_eq!(s.must_continue(), [0xE0, 0xF0]);
+        assert_eq!(s.boundary(), 0x00);
+        // Keiser and Lemire's is_incomplete: the last byte > BF, the one before > DF, then > EF.
+        assert_eq!(s.incomplete(), [0xC0, 0xE0, 0xF0]);
+        assert!(s.ascii_is_boundary());
+        assert_eq!(s.continuation(), (0x80..=0xBF).collect::<Vec<u8>>());
+        // F5 is only caught as the earlier byte of the next pair: one byte late.
+        assert_eq!(s.max_lag(), 1);
+    }
+
+    #[test]
+    fn legacy31_gets_the_check_with_the_low_nibble_of_the_later_byte() {
+        let s = simd(&rulesets::LEGACY31);
+        assert!(s.needs_cur_low(), "{s:?}");
+        assert_eq!(s.max_sequence_len(), 6);
+        assert_eq!(s.must_continue(), [0xE0, 0xF0, 0xF8, 0xFC]);
+        assert_eq!(s.incomplete(), [0xC0, 0xE0, 0xF0, 0xF8, 0xFC]);
+        assert!(s.ascii_is_boundary());
+    }
+
+    #[test]
+    fn declines_rulesets_that_byte_pairs_cannot_check() {
+        let declined: Vec<(&str, Declined)> = rulesets::BUILTIN
+            .iter()
+            .filter_map(|r| {
+                let d = r.derive().unwrap();
+                SimdTables::new(d.tables()).err().map(|why| (r.name, why))
+            })
+            .collect();
+        let names: Vec<&str> = declined.iter().map(|(name, _)| *name).collect();
+        // CESU-8's pair is two sequences' worth of bytes in one; modified
+        // UTF-8's C0 may start a sequence but C1 may not; WTF-8 accepts after
+        // a lead surrogate without being back at the start.
+        assert_eq!(names, ["cesu8", "mutf8", "wtf8"], "{declined:?}");
+        assert_eq!(declined[2].1, Declined::AcceptingOutsideStart);
+    }
+
+    #[test]
+    fn scalar_check_agrees_with_the_dfa_on_short_strings() {
+        for ruleset in rulesets::BUILTIN {
+            let d = ruleset.derive().unwrap();
+            let Ok(s) = SimdTables::new(d.tables()) else {
+                continue;
+            };
+            // Every string of up to 3 bytes over one byte per class plus class edges.
+            let mut alphabet: Vec<u8> = Vec::new();
+            for class in 0..d.tables().class_count() as u8 {
+                let ranges = d.classes().ranges(class);
+                alphabet.extend(ranges.iter().flat_map(|r: &ByteRange| [r.start(), r.end()]));
+            }
+            alphabet.sort_unstable();
+            alphabet.dedup();
+            let mut input = Vec::new();
+            for len in 0..=3usize {
+                let total = alphabet.len().pow(len as u32);
+                for mut n in 0..total {
+                    input.clear();
+                    for _ in 0..len {
+                        input.push(alphabet[n % alphabet.len()]);
+                        n /= alphabet.len();
+                    }
+                    assert_eq!(
+                        s.check(&input),
+                        d.tables().accepts(&input),
+                        "{} {input:02X?}",
+                        ruleset.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_broken_table_fails_the_proof() {
+        let d = rulesets::RFC3629.derive().unwrap();
+        let mut s = SimdTables::new(d.tables()).unwrap();
+        // Forget one must-continue threshold: E0-EF leads no longer demand their third byte.
+        s.must_continue[0] = 0xFF;
+        assert!(prove::prove(d.tables(), &s).is_err());
+        let mut s = SimdTables::new(d.tables()).unwrap();
+        s.incomplete[0] = 0xE0; // a trailing C2 no longer counts as open
+        assert!(prove::prove(d.tables(), &s).is_err());
+        let mut s = SimdTables::new(d.tables()).unwrap();
+        s.sets[0].cur_high[0x9] = 0; // 9x after anything passes the pair check
+        let e = prove::prove(d.tables(), &s).err().expect("a broken table");
+        assert!(matches!(e, Declined::ProofFailed(_)), "{e}");
+    }
+
+    #[test]
+    fn a_ruleset_of_single_bytes_is_declined() {
+        let d = crate::Derivation::new("s = *%x00-7F\n", "s").unwrap();
+        let e = SimdTables::new(d.tables()).unwrap_err();
+        assert_eq!(e, Declined::OnlySingleBytes);
+    }
+}
