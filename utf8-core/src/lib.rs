@@ -151,13 +151,19 @@ pub const SIMD_THRESHOLD: usize = 128;
 /// not UTF-8 at all) without paying for vector set-up.
 const SCALAR_LEAD: usize = 32;
 
+/// How far the shift DFA's lead goes on through ASCII: where `core::str`
+/// finds an error in a Latin-1 file read as UTF-8 faster than vector
+/// registers can be set up and a block framed.
+const SCALAR_LEAD_ASCII: usize = 256;
+
 /// The fastest path this CPU has for `R`.
 #[inline]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
         let level = simd::level();
         if level != simd::Level::Portable && const { R::AUTOMATON.only_start_accepts() } {
-            let from = shift::lead::<R>(&bytes[..SCALAR_LEAD])?;
+            let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
+            let from = shift::lead::<R>(lead, SCALAR_LEAD)?;
             let rest = &bytes[from..];
             let result = if rest.len() >= simd::BLOCK {
                 simd::validate_at::<R>(level, rest)

@@ -84,43 +84,72 @@ fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     }
 }
 
-/// Reads the start of an input: the exact error if the automaton dies in
-/// `lead`, otherwise the end of the last complete sequence in it (where a
+/// Reads the start of an input: its first `min_len` bytes, and on through
+/// `lead` while it is ASCII. Returns the exact error if the automaton dies
+/// there, otherwise the end of the last complete sequence read (where a
 /// faster path can start as at the start of an input). Only for rulesets
 /// whose start state is their one accepting state, as the vector check
 /// requires.
+///
+/// An error early in text that is mostly ASCII (a Latin-1 file read as
+/// UTF-8) is then found here, 16 bytes a test, as `core::str` finds it,
+/// without paying for vector set-up; text with more non-ASCII goes to the
+/// vector check after `min_len` bytes.
 #[inline]
-pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+pub(crate) fn lead<R: Ruleset>(lead: &[u8], min_len: usize) -> Result<usize, Utf8Error> {
     if !R::SHIFT_AVAILABLE {
-        return lead_by_automaton::<R>(lead);
+        return lead_by_automaton::<R>(&lead[..min_len.min(lead.len())]);
     }
     let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
     let mask = R::SHIFT_FIELD_MASK;
     let mut state = R::SHIFT_START;
     let mut boundary = 0;
     let mut at = 0;
-    while at < lead.len() {
-        let chunk = &lead[at..lead.len().min(at + CHUNK)];
-        if skip_ascii && state.and(mask) == R::SHIFT_START && chunk.iter().all(u8::is_ascii) {
-            at += chunk.len();
+    let (chunks, rest) = lead.as_chunks::<CHUNK>();
+    for chunk in chunks {
+        if skip_ascii
+            && state.and(mask) == R::SHIFT_START
+            && u128::from_ne_bytes(*chunk) & HIGH_BITS == 0
+        {
+            at += CHUNK;
             boundary = at;
             continue;
         }
-        for &byte in chunk {
-            state = R::SHIFT_ROWS[byte as usize].step(state);
-            let offset = state.and(mask);
-            if offset == R::SHIFT_DEAD {
-                // The start state is the one accepting state here, so the last
-                // return to it is where the valid prefix ends.
-                return Err(Automaton::invalid(boundary, at));
-            }
-            at += 1;
-            if offset == R::SHIFT_START {
-                boundary = at;
-            }
+        (state, boundary) = lead_bytes::<R>(chunk, state, boundary, at)?;
+        at += CHUNK;
+        // Past the minimum, the first chunk that is not ASCII is read (it
+        // holds the error of a Latin-1 file), then the vector check takes over.
+        if at >= min_len && boundary == at {
+            return Ok(at);
         }
     }
+    (_, boundary) = lead_bytes::<R>(rest, state, boundary, at)?;
     Ok(boundary)
+}
+
+/// Steps the shift DFA over `bytes`, which start at `at` in the lead;
+/// returns the state and the last sequence boundary, or the exact error.
+#[inline(always)]
+fn lead_bytes<R: Ruleset>(
+    bytes: &[u8],
+    mut state: R::Row,
+    mut boundary: usize,
+    at: usize,
+) -> Result<(R::Row, usize), Utf8Error> {
+    let mask = R::SHIFT_FIELD_MASK;
+    for (i, &byte) in bytes.iter().enumerate() {
+        state = R::SHIFT_ROWS[byte as usize].step(state);
+        let offset = state.and(mask);
+        if offset == R::SHIFT_DEAD {
+            // The start state is the one accepting state here, so the last
+            // return to it is where the valid prefix ends.
+            return Err(Automaton::invalid(boundary, at + i));
+        }
+        if offset == R::SHIFT_START {
+            boundary = at + i + 1;
+        }
+    }
+    Ok((state, boundary))
 }
 
 #[cold]

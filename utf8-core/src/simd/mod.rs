@@ -16,9 +16,10 @@
 //! The error register is tested after each group of blocks, so an error early
 //! in a large input is found early. A failing group only says *that* the
 //! input is invalid near there; the group's blocks are checked again one by
-//! one to narrow it down, and the exact `valid_up_to` and `error_len` come
-//! from the class-table automaton, started at a sequence boundary at least
-//! the check's proved lag before the failing block.
+//! one, down to the first lane with an error bit, and the exact
+//! `valid_up_to` and `error_len` come from the class-table automaton, started
+//! at a sequence boundary at least the check's proved lag before that lane:
+//! a few bytes, whatever the block size.
 
 use crate::Utf8Error;
 pub use crate::cpu::{Level, level, supports};
@@ -239,14 +240,32 @@ macro_rules! algorithm {
             }
         }
 
-        /// Where the first of the body's blocks `from..to` whose check errs
-        /// alone starts; the start of block `from` if none does (the error is
-        /// then a sequence left open before a run of ASCII). Only blocks the
+        /// Where the check of `block`, which follows the vector `before`,
+        /// first errs: the index of its first lane with an error bit, or
+        /// `BLOCK` if it does not err.
+        #[inline(always)]
+        fn first_error_in<R: Ruleset>(r: &Registers, block: &[u8; BLOCK], before: V) -> usize {
+            let mut before = before;
+            for (i, vector) in block.as_chunks::<{ V::LANES }>().0.iter().enumerate() {
+                let input = r.load(vector);
+                let error = check::<R>(r, input, before);
+                if error.any() {
+                    return i * V::LANES + error.first_nonzero();
+                }
+                before = input;
+            }
+            BLOCK
+        }
+
+        /// Where the check first errs in the body's blocks `from..to`,
+        /// checked again one by one; the start of block `to` if none errs
+        /// alone (the error is then a sequence left open before a run of
+        /// ASCII, on whose first byte the automaton dies). Only blocks the
         /// main loop checked are checked again.
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
-        fn first_failing_block<R: Ruleset>(
+        fn first_error<R: Ruleset>(
             r: &Registers,
             input: &Blocks<'_>,
             from: usize,
@@ -254,17 +273,33 @@ macro_rules! algorithm {
         ) -> usize {
             let mut before = vector_before::<R>(r, input, from);
             for index in from..to {
-                let checked = check_block::<R>(r, &input.body[index], before);
-                if checked.error.any() {
-                    return input.body_offset(index);
+                let at = first_error_in::<R>(r, &input.body[index], before);
+                if at < BLOCK {
+                    return input.body_offset(index) + at;
                 }
-                before = checked.last;
+                before = last_vector(r, &input.body[index]);
             }
-            input.body_offset(from)
+            input.body_offset(to)
         }
 
-        /// Checks `bytes`; on failure returns a position at or before the
-        /// block where the check erred.
+        /// Where the check of the framed end of the input first errs, as a
+        /// position in the input: a lane in the closing boundary bytes
+        /// stands for the end.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        fn first_error_at_end<R: Ruleset>(
+            r: &Registers,
+            input: &Blocks<'_>,
+            tail: &[u8; BLOCK],
+            before: V,
+        ) -> usize {
+            let at = first_error_in::<R>(r, tail, before).min(input.tail.len());
+            input.body_offset(input.body.len()) + at
+        }
+
+        /// Checks `bytes`; on failure returns the position where the check
+        /// first erred (the end of the input for a sequence left open there).
         ///
         /// # Safety
         /// The CPU must support this module's target feature.
@@ -281,7 +316,9 @@ macro_rules! algorithm {
                 let head = framed(input.head, Align::End, R::SIMD_BOUNDARY);
                 let checked = check_block::<R>(&r, &head, before);
                 if checked.error.any() {
-                    return Err(0);
+                    // The boundary bytes before the head cannot err.
+                    let lane = first_error_in::<R>(&r, &head, before);
+                    return Err(lane.saturating_sub(BLOCK - input.head.len()));
                 }
                 (before, open) = (checked.last, checked.open);
             }
@@ -299,7 +336,7 @@ macro_rules! algorithm {
                     // can fail in a run of it is a sequence left open before
                     // the run.
                     if error.or(open).any() {
-                        return Err(input.body_offset(group_start));
+                        return Err(first_error::<R>(&r, &input, group_start, index));
                     }
                     index += 1;
                     for block in &body[index..] {
@@ -319,13 +356,13 @@ macro_rules! algorithm {
                 since_test += 1;
                 if since_test == GROUP {
                     if error.any() {
-                        return Err(first_failing_block::<R>(&r, &input, group_start, index));
+                        return Err(first_error::<R>(&r, &input, group_start, index));
                     }
                     (group_start, since_test) = (index, 0);
                 }
             }
             if error.any() {
-                return Err(first_failing_block::<R>(&r, &input, group_start, index));
+                return Err(first_error::<R>(&r, &input, group_start, index));
             }
 
             // The tail, then boundary bytes: the check of those (proved equal
@@ -333,7 +370,7 @@ macro_rules! algorithm {
             let tail = framed(input.tail, Align::Start, R::SIMD_BOUNDARY);
             let checked = check_block::<R>(&r, &tail, before);
             if checked.error.or(checked.open).any() {
-                Err(input.body_offset(group_start))
+                Err(first_error_at_end::<R>(&r, &input, &tail, before))
             } else {
                 Ok(())
             }
@@ -385,18 +422,18 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
 pub(crate) fn validate_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     Some(match check_at::<R>(level, bytes)? {
         Ok(()) => Ok(()),
-        Err(block) => Err(exact::<R>(bytes, block)),
+        Err(erred_at) => Err(exact::<R>(bytes, erred_at)),
     })
 }
 
-/// The exact error of an input whose check erred in the block at `block`.
+/// The exact error of an input whose check first erred at `erred_at`.
 #[cold]
 #[inline(never)]
-pub(crate) fn exact<R: Ruleset>(bytes: &[u8], block: usize) -> Utf8Error {
+pub(crate) fn exact<R: Ruleset>(bytes: &[u8], erred_at: usize) -> Utf8Error {
     // The DFA died at most `SIMD_MAX_LAG` bytes before the check erred, so it was
-    // alive before `block - lag`; the last byte there that is not a
+    // alive before `erred_at - lag`; the last byte there that is not a
     // continuation byte starts a sequence, with the automaton at its start.
-    let mut from = block.saturating_sub(R::SIMD_MAX_LAG).min(bytes.len());
+    let mut from = erred_at.saturating_sub(R::SIMD_MAX_LAG).min(bytes.len());
     while from > 0 && (from == bytes.len() || R::IS_CONTINUATION[bytes[from] as usize]) {
         from -= 1;
     }

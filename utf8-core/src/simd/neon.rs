@@ -96,6 +96,20 @@ impl V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) != 0 }
     }
+    /// The index of the first lane that is not zero; `LANES` if none.
+    #[inline(always)]
+    pub(crate) fn first_nonzero(self) -> usize {
+        // SAFETY: a `V` exists only where the CPU has NEON.
+        let nibbles = unsafe {
+            // Narrowing each 16-bit pair of "lane is zero" masks by 4 keeps
+            // four bits per lane: a 64-bit mask with lanes in order.
+            let zero = vceqzq_u8(self.0);
+            vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
+                zero,
+            ))))
+        };
+        ((!nibbles).trailing_zeros() / 4) as usize
+    }
 }
 
 crate::simd::algorithm!("neon");

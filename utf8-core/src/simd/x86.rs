@@ -122,6 +122,12 @@ pub(crate) mod avx512 {
             // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
             unsafe { _mm512_test_epi8_mask(self.0, self.0) != 0 }
         }
+        /// The index of the first lane that is not zero; `LANES` if none.
+        #[inline(always)]
+        pub(crate) fn first_nonzero(self) -> usize {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { _mm512_test_epi8_mask(self.0, self.0).trailing_zeros() as usize }
+        }
     }
 
     crate::simd::algorithm!("avx512f,avx512bw");
@@ -235,6 +241,14 @@ pub(crate) mod avx2 {
             // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
         }
+        /// The index of the first lane that is not zero; `LANES` if none.
+        #[inline(always)]
+        pub(crate) fn first_nonzero(self) -> usize {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
+            let zero_lanes =
+                unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self.0, _mm256_setzero_si256())) };
+            (!(zero_lanes as u32)).trailing_zeros() as usize
+        }
     }
 
     crate::simd::algorithm!("avx2");
@@ -338,6 +352,15 @@ pub(crate) mod sse41 {
         pub(crate) fn any(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { _mm_testz_si128(self.0, self.0) == 0 }
+        }
+        /// The index of the first lane that is not zero; `LANES` if none.
+        #[inline(always)]
+        pub(crate) fn first_nonzero(self) -> usize {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
+            let zero_lanes =
+                unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self.0, _mm_setzero_si128())) };
+            // Bit 16 stands for "none": the mask has 16 lanes.
+            (!(zero_lanes as u32) | 1 << 16).trailing_zeros() as usize
         }
     }
 
