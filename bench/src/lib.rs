@@ -1,4 +1,4 @@
-//! The inputs of the benchmarks: every file of `../shared/corpus`, 1 MiB of
+//! The inputs of the benchmarks: every file of `data/corpus`, 1 MiB of
 //! ASCII, random text of 1–4-byte characters, many strings of 0–64 bytes, and
 //! invalid inputs whose first error is early.
 //!
@@ -78,9 +78,9 @@ fn read_only_avx2(bytes: &[u8]) -> u8 {
         .fold(0, |a, &b| a | b)
 }
 
-/// The corpus directory beside the workspace.
+/// The corpus directory, `data/corpus` at the workspace root.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus")
 }
 
 /// A small xorshift generator: reproducible inputs without a dependency.

@@ -11,12 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Markus Kuhn's "UTF-8 decoder capability and stress test".
 pub const KUHN_STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/UTF-8-test.txt"
+    "/../data/reference/UTF-8-test.txt"
 );
 
-/// The shared text corpus: `*.utf8.txt` files are valid UTF-8,
+/// The text corpus of `data/corpus`: `*.utf8.txt` files are valid UTF-8,
 /// `*.latin1.txt` files the same texts in ISO 8859-1.
-pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/corpus");
 
 /// The bytes of Markus Kuhn's stress test.
 pub fn kuhn_stress_test() -> Vec<u8> {

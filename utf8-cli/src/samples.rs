@@ -3,10 +3,10 @@
 
 use crate::stream::Fill;
 
-/// Markus Kuhn's stress test, beside the repository as the end-to-end tests read it.
+/// Markus Kuhn's stress test, the copy in `data/` that the end-to-end tests read.
 const STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/UTF-8-test.txt"
+    "/../data/reference/UTF-8-test.txt"
 );
 
 /// The samples, each with a name for failure messages.
@@ -45,7 +45,7 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
     for seed in 1..=4 {
         samples.push((format!("random {seed}"), random_bytes(seed, 300)));
     }
-    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
     samples.push(("the stress test".to_owned(), stress));
     samples
 }

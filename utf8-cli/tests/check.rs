@@ -12,7 +12,7 @@ use serde_json::Value;
 
 const STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/UTF-8-test.txt"
+    "/../data/reference/UTF-8-test.txt"
 );
 
 fn utf8_in(directory: &Path, args: &[&str], stdin: &[u8]) -> Output {
@@ -306,7 +306,7 @@ fn an_unknown_ruleset_is_a_usage_error_naming_the_known_ones() {
 
 #[test]
 fn the_stress_test_errors_are_those_core_str_finds() {
-    let bytes = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let bytes = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
     let output = utf8(&["check", "--all", "--format", "json", STRESS_TEST]);
     assert_eq!(output.status.code(), Some(1));
     let json = json_lines(&output);

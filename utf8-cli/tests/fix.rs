@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 const STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/UTF-8-test.txt"
+    "/../data/reference/UTF-8-test.txt"
 );
 
 fn utf8_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
@@ -76,7 +76,7 @@ fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
 
 #[test]
 fn the_stress_test_comes_out_as_lossy_decoding_reads_it() {
-    let bytes = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let bytes = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
     let fixed = succeeded(utf8(&["fix", STRESS_TEST]));
     assert_eq!(fixed, String::from_utf8_lossy(&bytes).as_bytes());
     let dropped_output = succeeded(utf8(&["fix", "--drop", STRESS_TEST]));

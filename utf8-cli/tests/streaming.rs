@@ -14,7 +14,7 @@ use common::{arg, scratch, write};
 
 const STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/UTF-8-test.txt"
+    "/../data/reference/UTF-8-test.txt"
 );
 
 fn utf8() -> Command {
@@ -217,7 +217,7 @@ fn buffers_that_cut_every_sequence_change_no_report_and_no_fix() {
     if !cfg!(debug_assertions) {
         return; // The buffer size is a hook of debug builds only.
     }
-    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in ../shared/reference");
+    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
     let runs: [&[&str]; 4] = [
         &["check", "--all", "--format", "json", STRESS_TEST],
         &["check", "--all", "--ruleset", "cesu8", "-"],

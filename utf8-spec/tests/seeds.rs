@@ -535,10 +535,7 @@ fn rule_order_does_not_change_the_tables() {
 
 #[test]
 fn rfc3629_abnf_is_verbatim_from_the_rfc() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/reference/rfc3629.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/reference/rfc3629.txt");
     let rfc = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path} must exist: {e}"));
     let abnf = RFC3629.abnf;
     // The page break between pages 5 and 6 falls inside the grammar; keeping
