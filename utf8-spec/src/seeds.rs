@@ -1,11 +1,12 @@
-//! The seed documents' tables as data, and the tools to hold a derivation
-//! against them: readers for Onigmo's `trans[][0x100]` and for the 2003
-//! state-machine validator's tables, and a search for the isomorphism
+//! Published UTF-8 automata as data, and the tools to hold a derivation
+//! against them: readers for Onigmo's `enc/utf_8.c` `trans[][0x100]` and for
+//! the tables of Frank Yung-Fong Tang's 2003 state-machine validator ("The
+//! Algorithm to Validate an UTF-8 String"), and a search for the isomorphism
 //! between two automata.
 //!
-//! The tables live in `tests/data/` as the text the seeds print and are read
-//! by program; nothing here is a number typed from them. Behind the `seeds`
-//! feature: the tests and `xtask` use it, the derivation does not.
+//! The tables live in `tests/data/` as the text their sources print and are
+//! read by program; nothing here is a number typed from them. Behind the
+//! `seeds` feature: the tests and `xtask` use it, the derivation does not.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -13,7 +14,7 @@ use crate::Tables;
 
 /// Onigmo's `enc/utf_8.c` `trans[][0x100]`, both builds, as transcribed.
 pub const ONIGMO_TRANS: &str = include_str!("../tests/data/onigmo_utf_8.txt");
-/// Seed 004's 2003 state-machine validator, as transcribed.
+/// Tang's 2003 state-machine validator, as transcribed.
 pub const SEED004_STATE_MACHINE: &str = include_str!("../tests/data/seed004_state_machine.txt");
 
 // ---------------------------------------------------------------------------
@@ -134,7 +135,7 @@ pub fn isomorphism(left: &Automaton, right: &Automaton) -> Result<Vec<usize>, St
 }
 
 // ---------------------------------------------------------------------------
-// Seed 001: Onigmo's trans[][0x100]
+// Onigmo's trans[][0x100]
 // ---------------------------------------------------------------------------
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,10 +310,10 @@ pub fn onigmo_state_name(failure: usize) -> impl Fn(usize) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// Seed 004: the 2003 state-machine validator
+// Tang's 2003 state-machine validator
 // ---------------------------------------------------------------------------
 
-/// Seed 004's tables, as its C text gives them.
+/// Tang's 2003 validator's tables, as its C text gives them.
 pub struct Seed004 {
     /// The enumerators of `utf8_state`, in order, `kNumOfStates` left out.
     pub state_names: Vec<String>,
@@ -395,8 +396,9 @@ fn labelled_row(line: &str) -> Option<(&str, Vec<&str>)> {
     Some((label.trim(), values))
 }
 
-/// Reads seed 004's C text: the enum of states, `byte_class_table` and the
-/// class-major `state_table`, checking their shapes.
+/// Reads Tang's 2003 validator's C text: the enum of states,
+/// `byte_class_table` and the class-major `state_table`, checking their
+/// shapes.
 pub fn parse_seed004(text: &str) -> Seed004 {
     let enum_lines = c_block(text, "typedef enum {", "} utf8_state;");
     let mut state_names: Vec<String> = Vec::new();

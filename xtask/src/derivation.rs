@@ -1,5 +1,7 @@
 //! `docs/derivation/<ruleset>.md`: the derivation told step by step, and
-//! which of the seed documents' automata it is, state for state.
+//! which published automaton it is, state for state: Onigmo's `enc/utf_8.c`
+//! table in either build, or Frank Yung-Fong Tang's 2003 state-machine
+//! validator.
 
 use std::fmt::Write as _;
 
@@ -10,7 +12,7 @@ use utf8_spec::seeds::{
     onigmo_state_name, parse_onigmo_trans, parse_seed004,
 };
 
-/// An automaton from a seed document, with its own names for its states.
+/// A published automaton, with its own names for its states.
 struct SeedAutomaton {
     title: &'static str,
     automaton: Automaton,
@@ -29,16 +31,13 @@ fn seed_automata() -> Vec<SeedAutomaton> {
     };
     let seed004 = parse_seed004(SEED004_STATE_MACHINE);
     vec![
+        onigmo("Onigmo `trans` (default build)", &trans.default_build),
         onigmo(
-            "Onigmo `trans` (seed 001, default build)",
-            &trans.default_build,
-        ),
-        onigmo(
-            "Onigmo `trans` (seed 001, `USE_UTF8_31BITS`)",
+            "Onigmo `trans` (`USE_UTF8_31BITS`)",
             &trans.utf8_31bits_build,
         ),
         SeedAutomaton {
-            title: "seed 004 `utf8_state`",
+            title: "Tang's 2003 validator, `utf8_state`",
             automaton: seed004.automaton(),
             names: seed004.state_names.clone(),
         },
@@ -56,9 +55,9 @@ pub(crate) fn render(ruleset: &Ruleset) -> String {
         ruleset.name, ruleset.source, ruleset.start, ruleset.name, ruleset.name
     );
     out.push_str(explain(&derivation, Format::Markdown).trim_end());
-    out.push_str("\n\n## 9. The seed documents' automata\n\n");
+    out.push_str("\n\n## 9. The published automata\n\n");
 
-    // Every seed automaton is tried; the ones the derivation turns out to be
+    // Every published automaton is tried; the ones the derivation turns out to be
     // isomorphic to get a column, so the mapping is found, never asserted.
     let derived = Automaton::from_tables(tables);
     let matches: Vec<(SeedAutomaton, Vec<usize>)> = seed_automata()
@@ -71,7 +70,7 @@ pub(crate) fn render(ruleset: &Ruleset) -> String {
         .collect();
     if matches.is_empty() {
         out.push_str(
-            "None of the seeds' automata (Onigmo's `trans` in either build, seed 004's \
+            "None of the published automata (Onigmo's `trans` in either build, Tang's 2003 \
              state machine) is this automaton.\n",
         );
         return out;
@@ -80,9 +79,9 @@ pub(crate) fn render(ruleset: &Ruleset) -> String {
     let _ = writeln!(
         out,
         "A breadth-first walk from both start states over all 256 bytes pairs every derived \
-         state with the seed state the same inputs reach; the pairing is one-to-one and agrees \
-         on acceptance, so the automata are the same up to the names of their states. Found \
-         for: {}.\n",
+         state with the published automaton's state the same inputs reach; the pairing is \
+         one-to-one and agrees on acceptance, so the automata are the same up to the names of \
+         their states. Found for: {}.\n",
         titles.join("; ")
     );
     let names = state_names(tables);

@@ -4,10 +4,10 @@
 //!
 //! `codegen` renders readable copies of each built-in ruleset's derivation:
 //! the tables into `docs/tables/`, and the derivation told step by step, with
-//! its correspondence to the seed documents' tables, into `docs/derivation/`.
-//! The copies are for review and docs only — the library derives its tables
-//! at compile time — and a test fails when a copy no longer matches what the
-//! derivation produces.
+//! the published automata it matches (Onigmo's and Tang's 2003 validator's),
+//! into `docs/derivation/`. The copies are for review and docs only — the
+//! library derives its tables at compile time — and a test fails when a copy
+//! no longer matches what the derivation produces.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
