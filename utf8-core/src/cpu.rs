@@ -1,14 +1,32 @@
-//! What this CPU can run, decided once per process: the vector level of the
-//! check (`simd`) and BMI2 for the shift DFA (`shift`).
+//! Which vector code validation runs on this CPU.
 //!
-//! With `std` the features are detected at run time and cached; without it
-//! they are what the enabled target features guarantee at compile time. This
-//! module depends on neither path, so the scalar path does not import the
-//! vector one.
+//! [`level`] says which instruction set the vectorised check uses for
+//! inputs of at least [`SIMD_THRESHOLD`](crate::SIMD_THRESHOLD) bytes, for
+//! the rulesets whose vector tables the derivation could prove exact (RFC
+//! 3629, `rfc2279`, `legacy31`, and rulesets of your own where the proof
+//! holds); shorter inputs, and the other rulesets, run on the shift DFA
+//! whatever the level.
+//!
+//! ```
+//! use utf8_core::cpu::{self, Level};
+//! match cpu::level() {
+//!     Level::Portable => println!("no vector code: the shift DFA only"),
+//!     level => println!("vector check: {level:?}"),
+//! }
+//! ```
+//!
+//! With `std` the CPU's features are detected at run time, once per process;
+//! without it the level is what the enabled target features guarantee at
+//! compile time (build with `-C target-cpu=native` or `-C
+//! target-feature=+avx2` to get vector code in a `no_std` build).
 
-/// The vector code each call can use, decided once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// This module depends on neither validation path, so that the shift DFA
+// (which asks for BMI2) does not import the vector check.
+
+/// The vector code validation can use, decided once per process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
+#[non_exhaustive]
 pub enum Level {
     /// The shift DFA only.
     Portable = 1,
@@ -22,7 +40,8 @@ pub enum Level {
     Avx512 = 5,
 }
 
-/// The best level this CPU supports.
+/// The best level this CPU supports: the one `from_utf8` and every ruleset
+/// with a vector check run on.
 #[inline]
 pub fn level() -> Level {
     #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
@@ -88,7 +107,10 @@ const fn compile_time_level() -> Level {
     }
 }
 
-/// Whether this CPU runs code compiled for `level`.
+/// Whether this CPU runs code compiled for `level`: for the workspace's tests
+/// and benchmarks, which run every level the CPU has; not part of the stable
+/// API.
+#[doc(hidden)]
 pub fn supports(level: Level) -> bool {
     match level {
         Level::Portable => true,

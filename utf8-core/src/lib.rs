@@ -11,8 +11,8 @@
 //!
 //! [`from_utf8`] and [`from_utf8_mut`] have the signatures and the error
 //! semantics of their `core::str` namesakes; [`from_utf8_const`] does the
-//! same in `const` contexts. The tables they run on are in [`tables`], each
-//! produced by `utf8_macros::dfa_tables!` from the ABNF of
+//! same in `const` contexts. The tables they run on are each produced by
+//! `utf8_macros::dfa_tables!` from the ABNF of
 //! [RFC 3629 §4](https://www.rfc-editor.org/rfc/rfc3629#section-4) as the
 //! RFC prints it; no table in this crate is written by hand.
 //!
@@ -102,19 +102,22 @@ extern crate std;
 
 mod automaton;
 mod chunks;
-mod cpu;
+pub mod cpu;
 mod decode;
 mod dialects;
 mod error;
 #[cfg(feature = "std")]
 mod io;
 pub mod parallel;
+#[doc(hidden)]
 pub mod paths;
 mod ruleset;
 mod shift;
+#[doc(hidden)]
 pub mod simd;
 mod str_cast;
 mod stream;
+#[doc(hidden)]
 pub mod tables;
 
 pub use chunks::{Chunk, Chunks, Utf8Chunk, Utf8Chunks};
@@ -128,7 +131,8 @@ pub use io::{ValidatingBufReader, ValidatingReader};
 pub use ruleset::{Ruleset, Value};
 pub use stream::Validator;
 
-/// What [`ruleset!`] expands to needs; not an API.
+/// What [`ruleset!`] expands to needs: not part of the stable API; it may
+/// change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::automaton::Automaton;
@@ -160,8 +164,8 @@ const SCALAR_LEAD_ASCII: usize = 256;
 #[inline]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
-        let level = simd::level();
-        if level != simd::Level::Portable && const { R::AUTOMATON.only_start_accepts() } {
+        let level = cpu::level();
+        if level != cpu::Level::Portable && const { R::AUTOMATON.only_start_accepts() } {
             let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
             let from = shift::lead::<R>(lead, SCALAR_LEAD)?;
             let rest = &bytes[from..];
@@ -187,8 +191,8 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 #[inline]
 pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
-        let level = simd::level();
-        if level != simd::Level::Portable
+        let level = cpu::level();
+        if level != cpu::Level::Portable
             && const { R::AUTOMATON.only_start_accepts() }
             && let Some(result) = simd::validate_at::<R>(level, bytes)
         {

@@ -4,6 +4,9 @@
 //! functions run the one you name, so that every path can be compared with
 //! `core::str::from_utf8` and with each other. A path this build or CPU
 //! cannot run gives `None`.
+//!
+//! Public for the workspace's tests, fuzz targets and benchmarks, and hidden
+//! from the docs: not part of the stable API; it may change in any release.
 
 use crate::cpu::Level;
 use crate::ruleset::Ruleset;

@@ -1,5 +1,10 @@
 //! The derived tables, one module per ruleset, as `utf8_macros::dfa_tables!`
 //! emits them. Their docs list the byte classes and the transition grid.
+//!
+//! Public for the workspace's tests and examples, and hidden from the docs:
+//! not part of the stable API; it may change in any release. A ruleset's
+//! tables are `utf8_macros::dfa_tables!`'s output, which that crate
+//! documents.
 
 /// RFC 3629 §4: 9 states (8 live and the dead one), 12 byte classes.
 pub mod rfc3629 {

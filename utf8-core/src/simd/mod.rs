@@ -20,6 +20,12 @@
 //! `valid_up_to` and `error_len` come from the class-table automaton, started
 //! at a sequence boundary at least the check's proved lag before that lane:
 //! a few bytes, whatever the block size.
+//!
+//! Public for the workspace's tests, fuzz targets and benchmarks, and hidden
+//! from the docs: not part of the stable API; it may change in any release.
+//! [`crate::cpu`] is the documented way to ask which level runs; `Level`,
+//! `level` and `supports` stay re-exported here for the code that named them
+//! here first.
 
 use crate::Utf8Error;
 pub use crate::cpu::{Level, level, supports};
