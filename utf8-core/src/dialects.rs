@@ -137,6 +137,7 @@ pub mod rfc2279 {
 }
 
 #[cfg(feature = "legacy-31bit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "legacy-31bit")))]
 pub mod legacy31 {
     //! The 31-bit legacy form of UTF-8: RFC 2279's shortest forms up to
     //! U+7FFFFFFF, five- and six-byte sequences included, surrogates still

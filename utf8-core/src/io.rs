@@ -37,6 +37,7 @@ fn report(error: Utf8Error, reported: &mut bool) -> io::Result<()> {
 /// assert_eq!((bytes.as_slice(), e.valid_up_to()), (&b"ok"[..], 2));
 /// # Ok::<(), std::io::Error>(())
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[derive(Debug)]
 pub struct ValidatingReader<T, R: Ruleset = Rfc3629> {
     inner: T,
@@ -122,6 +123,7 @@ impl<T: Read, R: Ruleset> Read for ValidatingReader<T, R> {
 /// // The stream ends inside a sequence.
 /// assert_eq!(lines[2].as_ref().unwrap_err().kind(), std::io::ErrorKind::InvalidData);
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 #[derive(Debug)]
 pub struct ValidatingBufReader<B, R: Ruleset = Rfc3629> {
     inner: B,

@@ -86,6 +86,7 @@
 //!   available without it.
 
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 // Every `unsafe` block names the bound it relies on, and every `unsafe fn`
 // says what its caller must guarantee.
@@ -123,10 +124,12 @@ pub mod tables;
 pub use chunks::{Chunk, Chunks, Utf8Chunk, Utf8Chunks};
 pub use decode::Decode;
 #[cfg(feature = "legacy-31bit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "legacy-31bit")))]
 pub use dialects::legacy31;
 pub use dialects::{cesu8, mutf8, rfc2279, wtf8};
 pub use error::Utf8Error;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use io::{ValidatingBufReader, ValidatingReader};
 pub use ruleset::{Ruleset, Value};
 pub use stream::Validator;
@@ -285,6 +288,7 @@ pub fn utf8_chunks(bytes: &[u8]) -> Utf8Chunks<'_> {
 /// assert_eq!(utf8_core::from_utf8_lossy(b"a\xF0\x80b\xE2\x82"), "a\u{FFFD}\u{FFFD}b\u{FFFD}");
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
     use alloc::borrow::Cow;
     use alloc::string::String;

@@ -391,6 +391,7 @@ impl<R: Ruleset> fmt::Debug for Summary<R> {
 /// Inputs shorter than this are validated on one core: below it, handing
 /// chunks to other threads costs more than it saves.
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub const PARALLEL_THRESHOLD: usize = 1 << 20;
 
 /// Checks `bytes` against `R` on all the cores of rayon's thread pool, with
@@ -408,6 +409,7 @@ pub const PARALLEL_THRESHOLD: usize = 1 << 20;
 /// assert_eq!(parallel::validate::<Rfc3629>(text.as_bytes()), Ok(()));
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     use rayon::prelude::*;
     if bytes.len() < PARALLEL_THRESHOLD
@@ -428,6 +430,7 @@ pub fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// four per thread, so that a thread that falls behind holds up little, and
 /// at least [`PARALLEL_THRESHOLD`].
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn chunk_len(len: usize) -> usize {
     (len / (4 * rayon::current_num_threads())).max(PARALLEL_THRESHOLD)
 }
@@ -443,6 +446,7 @@ pub fn chunk_len(len: usize) -> usize {
 /// assert_eq!(e, utf8_core::from_utf8(&bytes).unwrap_err());
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
     match validate::<Rfc3629>(v) {
         Ok(()) => Ok(crate::str_cast::validated(v)),
