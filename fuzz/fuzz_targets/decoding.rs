@@ -5,6 +5,10 @@
 //!
 //! - `from_utf8_lossy` against `String::from_utf8_lossy`: the same text,
 //!   borrowed exactly when std borrows, and then the input itself;
+//! - `from_utf8_owned` against `String::from_utf8` (the same string, or the
+//!   same error and bytes back) and `from_utf8_lossy_owned` against
+//!   `String::from_utf8_lossy`, each keeping the input's allocation where
+//!   std's `from_utf8` does;
 //! - `utf8_chunks` against `<[u8]>::utf8_chunks`: the same valid and invalid
 //!   parts, and `is_incomplete` exactly for a last chunk whose invalid bytes
 //!   std calls a sequence cut short;
@@ -33,6 +37,49 @@ fn check_lossy(bytes: &[u8]) {
         ),
         (Cow::Owned(_), Cow::Owned(_)) => {}
         _ => panic!("from_utf8_lossy: borrowed where std owns, or the other way round"),
+    }
+}
+
+fn check_owned(bytes: &[u8]) {
+    let input = bytes.to_vec();
+    let address = input.as_ptr();
+    match (
+        utf8_core::from_utf8_owned(input),
+        String::from_utf8(bytes.to_vec()),
+    ) {
+        (Ok(ours), Ok(std)) => {
+            assert_eq!(ours, std, "from_utf8_owned");
+            assert_eq!(ours.as_ptr(), address, "from_utf8_owned copied valid input");
+        }
+        (Err(ours), Err(std)) => {
+            let (e, s) = (ours.utf8_error(), std.utf8_error());
+            assert_eq!(
+                (e.valid_up_to(), e.error_len()),
+                (s.valid_up_to(), s.error_len()),
+                "from_utf8_owned's error"
+            );
+            assert_eq!(ours.to_string(), std.to_string(), "FromUtf8Error's Display");
+            let returned = ours.into_bytes();
+            assert_eq!(returned, std.into_bytes(), "into_bytes");
+            assert_eq!(returned.as_ptr(), address, "into_bytes copied the input");
+        }
+        _ => panic!("from_utf8_owned: valid where std says invalid, or the other way round"),
+    }
+
+    let input = bytes.to_vec();
+    let address = input.as_ptr();
+    let ours = utf8_core::from_utf8_lossy_owned(input);
+    assert_eq!(
+        ours,
+        String::from_utf8_lossy(bytes),
+        "from_utf8_lossy_owned"
+    );
+    if core::str::from_utf8(bytes).is_ok() {
+        assert_eq!(
+            ours.as_ptr(),
+            address,
+            "from_utf8_lossy_owned copied valid input"
+        );
     }
 }
 
@@ -89,6 +136,7 @@ fn check_decode(bytes: &[u8]) {
 
 fn check(bytes: &[u8]) {
     check_lossy(bytes);
+    check_owned(bytes);
     check_chunks(bytes);
     check_decode(bytes);
 }

@@ -1,12 +1,14 @@
 //! The RFC 3629 decoding helpers against std: `from_utf8_lossy` against
-//! `String::from_utf8_lossy`, `utf8_chunks` against `<[u8]>::utf8_chunks`
-//! (with `is_incomplete` against std's verdict on the invalid bytes), and
-//! `decode` against the characters of std's lossy string.
+//! `String::from_utf8_lossy`, `from_utf8_owned` against `String::from_utf8`
+//! and `from_utf8_lossy_owned` against `String::from_utf8_lossy` (with the
+//! allocation kept when the bytes are valid), `utf8_chunks` against
+//! `<[u8]>::utf8_chunks` (with `is_incomplete` against std's verdict on the
+//! invalid bytes), and `decode` against the characters of std's lossy string.
 
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use utf8_tests::{Hex, corpus_files, kuhn_stress_test, mutate};
+use utf8_tests::{Hex, corpus_files, error_parts, kuhn_stress_test, mutate, std_error_parts};
 
 fn assert_lossy_agrees(bytes: &[u8]) {
     let ours = utf8_core::from_utf8_lossy(bytes);
@@ -28,6 +30,94 @@ fn assert_lossy_agrees(bytes: &[u8]) {
             Hex(bytes)
         ),
     }
+}
+
+/// Inputs up to this long also have their `FromUtf8Error`'s `Debug` text
+/// compared with std's: it lists every byte, which for the longer inputs
+/// would cost more than the rest of the comparison.
+const DEBUG_COMPARED_UP_TO: usize = 512;
+
+fn assert_owned_conversions_agree(bytes: &[u8]) {
+    let (input, address, capacity) = owned_copy(bytes);
+    let ours = utf8_core::from_utf8_owned(input);
+    match (ours, String::from_utf8(bytes.to_vec())) {
+        (Ok(ours), Ok(std)) => {
+            assert_eq!(ours, std, "from_utf8_owned {}", Hex(bytes));
+            assert_same_allocation(ours.as_bytes(), ours.capacity(), address, capacity, bytes);
+        }
+        (Err(ours), Err(std)) => {
+            assert_eq!(ours.as_bytes(), std.as_bytes(), "as_bytes {}", Hex(bytes));
+            let (ours_error, std_error) = (ours.utf8_error(), std.utf8_error());
+            assert_eq!(
+                error_parts(&ours_error),
+                std_error_parts(&std_error),
+                "utf8_error {}",
+                Hex(bytes)
+            );
+            assert_eq!(ours.to_string(), std.to_string(), "Display {}", Hex(bytes));
+            assert!(
+                core::error::Error::source(&ours).is_none()
+                    && core::error::Error::source(&std).is_none(),
+                "source {}",
+                Hex(bytes)
+            );
+            if bytes.len() <= DEBUG_COMPARED_UP_TO {
+                assert_eq!(
+                    format!("{ours:?}"),
+                    format!("{std:?}"),
+                    "Debug {}",
+                    Hex(bytes)
+                );
+            }
+            assert_eq!(ours.clone(), ours, "Clone and PartialEq {}", Hex(bytes));
+            let returned = ours.into_bytes();
+            assert_eq!(returned, std.into_bytes(), "into_bytes {}", Hex(bytes));
+            assert_same_allocation(&returned, returned.capacity(), address, capacity, bytes);
+        }
+        (ours, std) => panic!(
+            "from_utf8_owned {}: {:?}, String::from_utf8: {:?}",
+            Hex(bytes),
+            ours.map(drop),
+            std.map(drop)
+        ),
+    }
+
+    let (input, address, capacity) = owned_copy(bytes);
+    let ours = utf8_core::from_utf8_lossy_owned(input);
+    assert_eq!(
+        ours,
+        String::from_utf8_lossy(bytes),
+        "from_utf8_lossy_owned {}",
+        Hex(bytes)
+    );
+    if core::str::from_utf8(bytes).is_ok() {
+        assert_same_allocation(ours.as_bytes(), ours.capacity(), address, capacity, bytes);
+    }
+}
+
+/// `bytes` in a vector with room to spare, so that a conversion that kept
+/// the allocation can be told from one that copied into an exact fit; with
+/// the vector's address and capacity.
+fn owned_copy(bytes: &[u8]) -> (Vec<u8>, *const u8, usize) {
+    let mut copy = Vec::with_capacity(bytes.len() + 7);
+    copy.extend_from_slice(bytes);
+    let (address, capacity) = (copy.as_ptr(), copy.capacity());
+    (copy, address, capacity)
+}
+
+fn assert_same_allocation(
+    got: &[u8],
+    got_capacity: usize,
+    address: *const u8,
+    capacity: usize,
+    input: &[u8],
+) {
+    assert_eq!(
+        (got.as_ptr(), got_capacity),
+        (address, capacity),
+        "the input's allocation, not a copy: {}",
+        Hex(input)
+    );
 }
 
 fn assert_chunks_agree(bytes: &[u8]) {
@@ -110,6 +200,7 @@ fn assert_decode_agrees(bytes: &[u8]) {
 
 fn assert_all_agree(bytes: &[u8]) {
     assert_lossy_agrees(bytes);
+    assert_owned_conversions_agree(bytes);
     assert_chunks_agree(bytes);
     assert_decode_agrees(bytes);
 }
@@ -157,6 +248,40 @@ fn corpus_files_agree() {
     {
         assert_all_agree(bytes);
     }
+}
+
+#[test]
+fn valid_bytes_become_a_string_in_their_own_allocation_with_its_spare_capacity() {
+    for text in ["", "a", "Grüße, 世界 💖", &"ascii and ä ".repeat(100)] {
+        let mut bytes = Vec::with_capacity(text.len() + 100);
+        bytes.extend_from_slice(text.as_bytes());
+        let (address, capacity) = (bytes.as_ptr(), bytes.capacity());
+        let owned = utf8_core::from_utf8_owned(bytes).expect("valid UTF-8");
+        assert_eq!(owned, text);
+        assert_eq!((owned.as_ptr(), owned.capacity()), (address, capacity));
+
+        let lossy = utf8_core::from_utf8_lossy_owned(owned.into_bytes());
+        assert_eq!(lossy, text);
+        assert_eq!((lossy.as_ptr(), lossy.capacity()), (address, capacity));
+    }
+}
+
+#[test]
+fn invalid_bytes_come_back_in_their_own_allocation_and_lossy_makes_a_new_string() {
+    let mut bytes = Vec::with_capacity(64);
+    bytes.extend_from_slice(b"caf\xE9 au lait");
+    let (address, capacity) = (bytes.as_ptr(), bytes.capacity());
+    let error = utf8_core::from_utf8_owned(bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid utf-8 sequence of 1 bytes from index 3"
+    );
+    let bytes = error.into_bytes();
+    assert_eq!((bytes.as_ptr(), bytes.capacity()), (address, capacity));
+
+    let lossy = utf8_core::from_utf8_lossy_owned(bytes);
+    assert_eq!(lossy, "caf\u{FFFD} au lait");
+    assert_ne!(lossy.as_ptr(), address);
 }
 
 const MALFORMED: &[&[u8]] = &[

@@ -1,5 +1,8 @@
-//! The validation error, with `core::str::Utf8Error`'s meaning and wording.
+//! The validation errors, with `core::str::Utf8Error`'s and
+//! `alloc::string::FromUtf8Error`'s meaning and wording.
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 use core::fmt;
 
 /// Where and how an input stops being valid.
@@ -66,3 +69,57 @@ impl fmt::Display for Utf8Error {
 }
 
 impl core::error::Error for Utf8Error {}
+
+/// The error of [`from_utf8_owned`](crate::from_utf8_owned): the bytes that
+/// were not UTF-8, given back unchanged, and where they stop being valid.
+///
+/// `alloc::string::FromUtf8Error` method for method:
+/// [`as_bytes`](Self::as_bytes), [`into_bytes`](Self::into_bytes) (the
+/// input's own allocation, not a copy) and [`utf8_error`](Self::utf8_error);
+/// `Display` prints what [`Utf8Error`] prints, and like std's it has no
+/// `source`.
+///
+/// ```
+/// let e = utf8_core::from_utf8_owned(b"caf\xE9!".to_vec()).unwrap_err();
+/// assert_eq!(e.as_bytes(), b"caf\xE9!");
+/// assert_eq!((e.utf8_error().valid_up_to(), e.utf8_error().error_len()), (3, Some(1)));
+/// assert_eq!(e.to_string(), "invalid utf-8 sequence of 1 bytes from index 3");
+/// assert_eq!(e.to_string(), String::from_utf8(b"caf\xE9!".to_vec()).unwrap_err().to_string());
+/// let bytes: Vec<u8> = e.into_bytes();
+/// ```
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FromUtf8Error {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) error: Utf8Error,
+}
+
+#[cfg(feature = "alloc")]
+impl FromUtf8Error {
+    /// The bytes that were given to [`from_utf8_owned`](crate::from_utf8_owned).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes that were given to [`from_utf8_owned`](crate::from_utf8_owned),
+    /// in the same allocation.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// Where the bytes stop being valid, and how.
+    pub fn utf8_error(&self) -> Utf8Error {
+        self.error
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl fmt::Display for FromUtf8Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::error::Error for FromUtf8Error {}

@@ -74,7 +74,9 @@
 //! RULE` shows the derivation step by step.
 //!
 //! # Features
-//! - `alloc`: [`from_utf8_lossy`].
+//! - `alloc`: [`from_utf8_lossy`], and the conversions of owned bytes
+//!   [`from_utf8_owned`] (with [`FromUtf8Error`]) and
+//!   [`from_utf8_lossy_owned`].
 //! - `std` (default; implies `alloc`): [`ValidatingReader`] and
 //!   [`ValidatingBufReader`]. [`Utf8Error`] implements `core::error::Error`
 //!   either way.
@@ -127,6 +129,9 @@ pub use decode::Decode;
 #[cfg_attr(docsrs, doc(cfg(feature = "legacy-31bit")))]
 pub use dialects::legacy31;
 pub use dialects::{cesu8, mutf8, rfc2279, wtf8};
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub use error::FromUtf8Error;
 pub use error::Utf8Error;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -291,20 +296,78 @@ pub fn utf8_chunks(bytes: &[u8]) -> Utf8Chunks<'_> {
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
     use alloc::borrow::Cow;
-    use alloc::string::String;
-    let mut chunks = utf8_chunks(bytes);
-    let Some(first) = chunks.next() else {
-        return Cow::Borrowed("");
-    };
-    if first.invalid().is_empty() {
-        return Cow::Borrowed(first.valid());
+    match from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(error) => Cow::Owned(replace_invalid(bytes, error.valid_up_to())),
     }
-    let mut text = String::with_capacity(bytes.len() + 2);
-    for chunk in core::iter::once(first).chain(chunks) {
+}
+
+/// `String::from_utf8`: the bytes as a `String` if they are valid UTF-8
+/// (RFC 3629), in the same allocation, without a copy; otherwise a
+/// [`FromUtf8Error`] that gives them back with the [`Utf8Error`].
+///
+/// The owned counterpart of [`from_utf8`], named as `String::from_utf8` would
+/// be if it stood beside `str::from_utf8`.
+///
+/// ```
+/// let bytes = "Grüße".as_bytes().to_vec();
+/// let text = utf8_core::from_utf8_owned(bytes)?;
+/// assert_eq!(text, "Grüße");
+///
+/// let e = utf8_core::from_utf8_owned(b"Gr\xFC\xDFe".to_vec()).unwrap_err();
+/// assert_eq!(e.utf8_error().valid_up_to(), 2);
+/// assert_eq!(e.into_bytes(), b"Gr\xFC\xDFe");
+/// # Ok::<(), utf8_core::FromUtf8Error>(())
+/// ```
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub fn from_utf8_owned(bytes: alloc::vec::Vec<u8>) -> Result<alloc::string::String, FromUtf8Error> {
+    match validate::<Rfc3629>(&bytes) {
+        Ok(()) => Ok(str_cast::validated_string(bytes)),
+        Err(error) => Err(FromUtf8Error { bytes, error }),
+    }
+}
+
+/// [`from_utf8_lossy`] for bytes you own: valid input comes back as a
+/// `String` in the same allocation, without a copy; otherwise a new string
+/// with each maximal invalid subpart (and an incomplete sequence at the end)
+/// replaced by one U+FFFD REPLACEMENT CHARACTER, the text
+/// `String::from_utf8_lossy` gives.
+///
+/// ```
+/// let bytes = b"caf\xC3\xA9".to_vec();
+/// let address = bytes.as_ptr();
+/// let text = utf8_core::from_utf8_lossy_owned(bytes);
+/// assert_eq!((text.as_str(), text.as_ptr()), ("café", address));
+///
+/// assert_eq!(utf8_core::from_utf8_lossy_owned(b"caf\xE9".to_vec()), "caf\u{FFFD}");
+/// ```
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub fn from_utf8_lossy_owned(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
+    match from_utf8_owned(bytes) {
+        Ok(text) => text,
+        Err(e) => replace_invalid(e.as_bytes(), e.utf8_error().valid_up_to()),
+    }
+}
+
+/// `bytes` with each maximal invalid subpart replaced by U+FFFD, given that
+/// the first `valid_up_to` bytes are valid: the validation that found the
+/// first error is not repeated over them.
+#[cfg(feature = "alloc")]
+fn replace_invalid(bytes: &[u8], valid_up_to: usize) -> alloc::string::String {
+    let (valid, rest) = bytes.split_at(valid_up_to);
+    // Room for the input and one replacement character (three bytes) for a
+    // one-byte error, the common case in text that is mostly right.
+    let mut text = alloc::string::String::with_capacity(bytes.len() + 2);
+    // `valid_up_to` is where the last complete sequence before the error
+    // ends: the RFC 3629 automaton accepts the bytes before it.
+    text.push_str(str_cast::validated(valid));
+    for chunk in utf8_chunks(rest) {
         text.push_str(chunk.valid());
         if !chunk.invalid().is_empty() {
             text.push(char::REPLACEMENT_CHARACTER);
         }
     }
-    Cow::Owned(text)
+    text
 }

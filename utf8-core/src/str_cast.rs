@@ -1,4 +1,5 @@
-//! The one place where validated bytes become `str` without a second check.
+//! The one place where validated bytes become `str` or `String` without a
+//! second check.
 
 /// `bytes` as `&str`; the caller has just validated it against RFC 3629.
 #[inline(always)]
@@ -15,4 +16,15 @@ pub(crate) const fn validated(bytes: &[u8]) -> &str {
 pub(crate) fn validated_mut(bytes: &mut [u8]) -> &mut str {
     // SAFETY: as in `validated`: the RFC 3629 automaton accepted these bytes.
     unsafe { core::str::from_utf8_unchecked_mut(bytes) }
+}
+
+/// `bytes` as a `String` in the same allocation; the caller has just
+/// validated them against RFC 3629.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn validated_string(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
+    // SAFETY: as in `validated`: the caller has just run the RFC 3629
+    // automaton over exactly these bytes (the whole vector) and it accepted
+    // them, so they are UTF-8, which is all `String` requires of its buffer.
+    unsafe { alloc::string::String::from_utf8_unchecked(bytes) }
 }

@@ -47,7 +47,9 @@
 //!   dialects, the `Validator` whole and in pieces, `utf8_chunks`,
 //!   `decode`, `from_utf8_lossy`, `parallel::validate`, the `io` adapters)
 //!   on 150 and 300 bytes at 4 alignments each, valid and with an error in
-//!   the last block and one in the middle.
+//!   the last block and one in the middle; `from_utf8_owned` and
+//!   `from_utf8_lossy_owned` on the same bytes in a vector of exactly their
+//!   length, a whole allocation at whatever address the allocator gives.
 
 use std::alloc::{self, Layout};
 use std::fmt;
@@ -641,6 +643,16 @@ fn chunks_decoding_and_lossy_conversion_stay_inside_the_allocation() {
             got,
             String::from_utf8_lossy(slice),
         );
+
+        // `to_vec` allocates exactly the slice's length.
+        let got = utf8_core::from_utf8_owned(slice.to_vec())
+            .map_err(|e| (verdict(Err(e.utf8_error())), e.into_bytes()));
+        let want = String::from_utf8(slice.to_vec())
+            .map_err(|e| (std_verdict(e.as_bytes()), e.into_bytes()));
+        expect(&"from_utf8_owned", &case, alignment, got, want);
+        let got = utf8_core::from_utf8_lossy_owned(slice.to_vec());
+        let want = String::from_utf8_lossy(slice).into_owned();
+        expect(&"from_utf8_lossy_owned", &case, alignment, got, want);
     });
 }
 
