@@ -8,8 +8,8 @@ use core::fmt;
 /// Where and how an input stops being valid.
 ///
 /// The two accessors mean exactly what they mean on [`core::str::Utf8Error`],
-/// and `Display` prints the same text, so code can move between the two
-/// without changing its messages:
+/// and `Display` prints the same text (`Debug` too), so code can move between
+/// the two without changing its messages:
 ///
 /// - [`valid_up_to`](Utf8Error::valid_up_to): the length of the longest
 ///   prefix that is valid, i.e. the end of the last complete sequence;
@@ -26,6 +26,42 @@ use core::fmt;
 /// assert_eq!((e.valid_up_to(), e.error_len()), (2, Some(2)));
 /// assert_eq!(e.to_string(), "invalid utf-8 sequence of 2 bytes from index 2");
 /// ```
+///
+/// # And `core::str::Utf8Error`
+///
+/// There is no conversion into `core::str::Utf8Error`: core gives that type
+/// no public constructor, so only `core::str::from_utf8` can make one. Code
+/// that must hand one on can run `core::str::from_utf8` on the input once
+/// this crate has said it is invalid, which costs nothing on the valid path
+/// and yields the same `valid_up_to` and `error_len` (the differential tests
+/// check that they agree on every input they try).
+///
+/// # One error for both of simdutf8's uses
+///
+/// simdutf8 offers two error types: `basic`'s says only that the input is
+/// invalid, and is the faster; `compat`'s says where, like core's, at some
+/// cost on valid input too. Here one type serves both, because the position
+/// is worked out only after validation has failed; the valid path keeps at
+/// most a marker to restart from:
+///
+/// - The vector check ORs each block's error bits into one register and
+///   tests it once every four 64-byte blocks; it tracks no position. When a
+///   group fails, its blocks are checked again one by one to find the first
+///   failing block, and the class-table automaton, restarted at a sequence
+///   boundary at least the check's proved lag before that block, walks to
+///   the exact `valid_up_to` and `error_len`. Those steps are `#[cold]`
+///   functions that valid input never enters.
+/// - The shift DFA (inputs under [`SIMD_THRESHOLD`](crate::SIMD_THRESHOLD)
+///   bytes, and rulesets without a vector check) notes, once per 16 bytes,
+///   the last 16-byte boundary at which its state accepted; on failure it
+///   steps again from there one byte at a time to find the error.
+/// - The first 32 bytes of a long input go through the shift DFA, so that
+///   input that is not UTF-8 at all fails before the vector set-up; that
+///   walk notes each sequence boundary as it passes, a fixed cost whatever
+///   the input's length.
+///
+/// So a caller that wants only a yes or no pays for none of the position
+/// work, and one that wants the position pays for it once, on the error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Utf8Error {
     pub(crate) valid_up_to: usize,
