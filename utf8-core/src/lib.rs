@@ -1,22 +1,15 @@
-//! UTF-8 validation with tables that a proc macro derived at compile time
-//! from RFC 3629's own grammar.
+#![doc = include_str!("../README.md")]
 //!
-//! ```
-//! assert_eq!(utf8_core::from_utf8("Grüße, 世界".as_bytes()), Ok("Grüße, 世界"));
-//!
-//! // ED A0 80 would be U+D800, a surrogate: RFC 3629 allows only ED 80-9F.
-//! let e = utf8_core::from_utf8(b"ok \xED\xA0\x80").unwrap_err();
-//! assert_eq!((e.valid_up_to(), e.error_len()), (3, Some(1)));
-//! ```
+//! ## The API
 //!
 //! [`from_utf8`] and [`from_utf8_mut`] have the signatures and the error
 //! semantics of their `core::str` namesakes; [`from_utf8_const`] does the
-//! same in `const` contexts. The tables they run on are each produced by
-//! `utf8_macros::dfa_tables!` from the ABNF of
-//! [RFC 3629 §4](https://www.rfc-editor.org/rfc/rfc3629#section-4) as the
-//! RFC prints it; no table in this crate is written by hand.
+//! same in `const` contexts. [`Utf8Error`] explains how its position is found
+//! only on failure. The tables they run on are each produced by
+//! `utf8_macros::dfa_tables!`, and [`cpu::level`] says which vector code
+//! runs them on this CPU.
 //!
-//! # Beyond UTF-8
+//! ## Beyond UTF-8
 //!
 //! The same machinery runs every [`Ruleset`]: the dialects in [`cesu8`],
 //! [`mutf8`], [`wtf8`] and [`rfc2279`] (and `legacy31` behind a feature),
@@ -24,7 +17,7 @@
 //! [`ruleset!`] derives at compile time. Each gets one-shot validation, the
 //! streaming [`Validator`], [`Decode`] and [`Chunks`].
 //!
-//! # A ruleset of your own, worked through
+//! ## A ruleset of your own, worked through
 //!
 //! XML 1.0 allows only some characters in a document (production 2):
 //!
@@ -72,20 +65,6 @@
 //! rebuilt when the file changes); a spec that does not derive is a compile
 //! error pointing at it. `cargo run -p utf8-cli -- derive --abnf FILE --start
 //! RULE` shows the derivation step by step.
-//!
-//! # Features
-//! - `alloc`: [`from_utf8_lossy`], and the conversions of owned bytes
-//!   [`from_utf8_owned`] (with [`FromUtf8Error`]) and
-//!   [`from_utf8_lossy_owned`].
-//! - `std` (default; implies `alloc`): [`ValidatingReader`] and
-//!   [`ValidatingBufReader`]. [`Utf8Error`] implements `core::error::Error`
-//!   either way.
-//! - `legacy-31bit`: the `legacy31` module, the 31-bit form of RFC 2279 as
-//!   Onigmo's `USE_UTF8_31BITS` accepts it.
-//! - `rayon` (implies `std`): `parallel::validate` and
-//!   `parallel::from_utf8`, which validate a large input on all cores with
-//!   the exact first error. The [`parallel::Summary`] they merge is
-//!   available without it.
 
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -1,20 +1,6 @@
-//! `dfa_tables!`: derive a validator's tables from a spec at compile time and
-//! emit them as `const` items.
+#![doc = include_str!("../README.md")]
 //!
-//! This crate is a thin wrapper. It reads the macro input (`parse.rs`), checks
-//! what it means (`validate.rs`), hands the spec to [`utf8_spec`]
-//! (`derive.rs`), and quotes (`expand.rs`) the resulting tables. All the
-//! automaton work happens in `utf8-spec`, which is tested there without any
-//! macro.
-//!
-//! The spec comes from exactly one of:
-//!
-//! | input | spec |
-//! |---|---|
-//! | `ruleset = "rfc3629"` | a built-in ruleset of [`utf8_spec::rulesets`] |
-//! | `abnf = "...", start = "rule"` | inline ABNF, derived from rule `rule` |
-//! | `abnf_file = "path.abnf", start = "rule"` | an ABNF file, relative to the calling crate's `Cargo.toml`; editing it rebuilds the crate |
-//! | `scalars = [0x9, 0x20..=0xD7FF, 'a'..='z']` | the UTF-8 strings of these Unicode scalar values (integer or char literals, and inclusive ranges of them), through [`utf8_spec::scalars`] |
+//! ## Examples
 //!
 //! ```
 //! mod rfc3629 {
@@ -24,11 +10,6 @@
 //! assert_eq!(rfc3629::CLASS_COUNT, 12);
 //! // E0 is a class of its own: it needs A0-BF next.
 //! assert_eq!(rfc3629::BYTE_CLASSES[0xE0], 6);
-//!
-//! mod digits {
-//!     utf8_macros::dfa_tables!(abnf = "number = 1*DIGIT\n", start = "number");
-//! }
-//! assert_eq!(digits::STATE_COUNT, 3);
 //!
 //! // XML 1.0's `Char`: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
 //! mod xml_char {
@@ -46,7 +27,13 @@
 //! utf8_macros::dfa_tables!(abnf_file = "grammar/ascii.abnf", start = "text");
 //! ```
 //!
-//! The items emitted, each documented in the expansion:
+//! Built-in rulesets are those of [`utf8_spec::rulesets`]; `scalars` takes
+//! integer or char literals and inclusive ranges of them, and goes through
+//! [`utf8_spec::scalars`].
+//!
+//! ## The items emitted
+//!
+//! Each is documented in the expansion:
 //!
 //! | item | type | meaning |
 //! |---|---|---|
@@ -59,8 +46,9 @@
 //! | `TRANSITIONS` | `[u8; STATE_COUNT * CLASS_COUNT]` | `TRANSITIONS[state * CLASS_COUNT + class]` |
 //! | `START_RULE` | `&str` | the ABNF rule derived from |
 //!
-//! A spec that cannot be derived is a compile error that points at the macro
-//! input and quotes the ABNF line and column:
+//! ## Errors
+//!
+//! A spec that cannot be derived is a compile error:
 //!
 //! ```compile_fail
 //! utf8_macros::dfa_tables!(abnf = "s = *( %x41 / b )\n", start = "s");
@@ -68,6 +56,14 @@
 //! //         1 | s = *( %x41 / b )
 //! //           |               ^
 //! ```
+//!
+//! ## Inside
+//!
+//! This crate is a thin wrapper. It reads the macro input (`parse.rs`), checks
+//! what it means (`validate.rs`), hands the spec to [`utf8_spec`]
+//! (`derive.rs`), and quotes (`expand.rs`) the resulting tables. All the
+//! automaton work happens in `utf8-spec`, which is tested there without any
+//! macro.
 
 mod derive;
 mod expand;

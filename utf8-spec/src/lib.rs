@@ -1,5 +1,6 @@
-//! UTF-8 and its dialects as ABNF, and the derivation that turns such a spec
-//! into the tables of a validating automaton.
+#![doc = include_str!("../README.md")]
+//!
+//! ## The derivation, stage by stage
 //!
 //! RFC 3629 §4 defines UTF-8 with a grammar:
 //!
@@ -28,34 +29,11 @@
 //! | coarsest byte partition | [`classes`] | [`ByteClasses`] |
 //! | layout | [`tables`] | [`Tables`] |
 //!
-//! ```
-//! let derivation = utf8_spec::rulesets::RFC3629.derive()?;
-//! let tables = derivation.tables();
-//! // 8 live states and the dead one; 12 byte classes.
-//! assert_eq!((tables.state_count(), tables.class_count()), (9, 12));
-//! // E0 must be followed by A0-BF: E0 80 is an overlong form of U+0000-07FF.
-//! assert!(tables.accepts("ࠀ".as_bytes()));
-//! assert!(!tables.accepts(b"\xE0\x80\x80"));
-//! // Classes print the way the RFC writes ranges.
-//! assert_eq!(format!("{:?}", tables.classes().ranges(4)), "[%xC0-C1, %xF5-FF]");
-//! # Ok::<(), utf8_spec::Error>(())
-//! ```
-//!
-//! The same works for any ABNF you write, with errors that say where and what:
-//!
-//! ```
-//! let e = utf8_spec::Derivation::new("s = *( %x41 / b )\n", "s").unwrap_err();
-//! assert_eq!(e.to_string(), "line 1, column 15: undefined rule `b`");
-//! ```
-//!
 //! A spec can also be a set of Unicode scalar values, such as the characters
 //! a format allows: [`scalars`] turns it into the ABNF of their UTF-8
 //! encodings and derives that.
-//!
-//! This crate has no dependency and no proc-macro machinery; the
-//! `utf8-macros` crate runs it at compile time and emits the tables as
-//! `const` items.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -71,6 +49,7 @@ pub mod nfa;
 pub mod rulesets;
 pub mod scalars;
 #[cfg(feature = "seeds")]
+#[cfg_attr(docsrs, doc(cfg(feature = "seeds")))]
 pub mod seeds;
 pub mod shift;
 pub mod simd;

@@ -1,6 +1,6 @@
 //! What each crate that goes to crates.io carries with it: the package holds
-//! only the crate's own directory, so the licences must sit in it, the
-//! root's word for word.
+//! only the crate's own directory, so the licences and a README must sit in
+//! it, the licences the root's word for word.
 
 use std::fs;
 use std::path::Path;
@@ -50,5 +50,24 @@ fn every_published_crate_carries_the_root_licences_unchanged() {
                 "{krate}/{license} differs from the root's; copy it again: cp {license} {krate}/"
             );
         }
+    }
+}
+
+#[test]
+fn every_published_crate_has_a_readme_that_its_manifest_names() {
+    let root = workspace_root();
+    for krate in published_crates(&root) {
+        let dir = root.join(&krate);
+        assert!(
+            dir.join("README.md").is_file(),
+            "{krate}/README.md is missing"
+        );
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).expect("the crate's manifest");
+        assert!(
+            manifest
+                .lines()
+                .any(|line| line.trim() == r#"readme = "README.md""#),
+            "{krate}/Cargo.toml does not name its README"
+        );
     }
 }
