@@ -45,7 +45,8 @@ use core::fmt;
 /// most a marker to restart from:
 ///
 /// - The vector check ORs each block's error bits into one register and
-///   tests it once every four 64-byte blocks; it tracks no position. When a
+///   tests it once every four 64-byte blocks (and before each run of ASCII
+///   blocks it skips); it tracks no position. When a
 ///   group fails, its blocks are checked again one by one to find the first
 ///   failing block, and the class-table automaton, restarted at a sequence
 ///   boundary at least the check's proved lag before that block, walks to
@@ -60,8 +61,9 @@ use core::fmt;
 ///   walk notes each sequence boundary as it passes, a fixed cost whatever
 ///   the input's length.
 ///
-/// So a caller that wants only a yes or no pays for none of the position
-/// work, and one that wants the position pays for it once, on the error.
+/// So a caller that wants only a yes or no pays, for the position, no more
+/// than those markers, and one that wants the position pays for finding it
+/// once, on the error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Utf8Error {
     pub(crate) valid_up_to: usize,
