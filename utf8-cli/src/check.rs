@@ -38,11 +38,16 @@ pub struct Args {
     ruleset: RulesetArg,
     /// Report every error, resynchronising after each invalid part as lossy
     /// decoding does; without it, the first error of each input
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     all: bool,
     /// How to report errors (valid inputs print nothing)
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
+    /// Print nothing on standard output; the exit status tells. Each input
+    /// is read up to its first error. An input that cannot be read is still
+    /// named on standard error
+    #[arg(short, long)]
+    quiet: bool,
     /// The files to check; `-` reads standard input
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
@@ -80,8 +85,11 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     for source in &sources {
         let name = source.name();
         let checked = source.open().map_err(Halt::Read).and_then(|mut input| {
-            let (found, checked) =
-                check_input::<R, _>(&name, &mut input, &mut buffer, args.all, &mut report);
+            let (found, checked) = if args.quiet {
+                first_error::<R>(&mut input, &mut buffer, &mut report.progress)
+            } else {
+                check_input::<R, _>(&name, &mut input, &mut buffer, args.all, &mut report)
+            };
             invalid |= found;
             checked
         });
@@ -124,6 +132,42 @@ fn check_input<R: Ruleset, W: Write>(
     let mut file = CheckFile::<R, W>::new(name, all, report);
     let streamed = stream::<R, _>(input, buffer, &mut file);
     (file.found_any, streamed.map(|streamed| streamed.len))
+}
+
+/// Reads one input up to its first error, without explaining it: whether
+/// there was one, and how many bytes were read.
+fn first_error<R: Ruleset>(
+    input: &mut impl Fill,
+    buffer: &mut Buffer,
+    progress: &mut Progress,
+) -> (bool, Result<u64, Halt<Stop>>) {
+    match stream::<R, _>(input, buffer, &mut FirstError { progress }) {
+        Ok(streamed) => (!streamed.valid, Ok(streamed.len)),
+        Err(Halt::Read(message)) => (false, Err(Halt::Read(message))),
+        Err(Halt::Sink(never)) => match never {},
+    }
+}
+
+/// Stops at the first error; nothing to report but progress.
+struct FirstError<'p> {
+    progress: &'p mut Progress,
+}
+
+impl Sink for FirstError<'_> {
+    type Error = std::convert::Infallible;
+
+    fn valid(&mut self, _: &[u8]) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn invalid(&mut self, _: &Found<'_>) -> Result<Flow, Self::Error> {
+        Ok(Flow::Stop)
+    }
+
+    fn buffer_done(&mut self, read: u64) -> Result<(), Self::Error> {
+        self.progress.at(read);
+        Ok(())
+    }
 }
 
 /// Reports the errors of one input as they are found.

@@ -400,3 +400,50 @@ fn help_documents_the_exit_codes() {
         "{help}"
     );
 }
+
+#[test]
+fn quiet_prints_nothing_and_exits_with_the_status_alone() {
+    let dir = scratch();
+    let valid = write(dir.path(), "valid.txt", "Grüße\n".as_bytes());
+    let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine \xC0\n");
+    for (flag, paths, status) in [
+        ("-q", vec![arg(&valid)], 0),
+        ("--quiet", vec![arg(&valid), arg(&invalid)], 1),
+        ("-q", vec![arg(&invalid), arg(&valid)], 1),
+    ] {
+        let output = utf8(&[&["check", flag][..], &paths].concat());
+        assert_eq!(output.status.code(), Some(status), "{paths:?}");
+        assert!(output.stdout.is_empty(), "{}", text(&output.stdout));
+        assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+    }
+    let json = utf8(&["check", "-q", "--format", "json", arg(&invalid)]);
+    assert_eq!(json.status.code(), Some(1));
+    assert!(json.stdout.is_empty());
+}
+
+#[test]
+fn quiet_still_names_an_unreadable_input_on_standard_error() {
+    let dir = scratch();
+    let invalid = write(dir.path(), "invalid.txt", b"\xFF");
+    let missing = dir.path().join("missing.txt");
+    let output = utf8(&["check", "-q", arg(&invalid), arg(&missing)]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = text(&output.stderr);
+    assert!(
+        message.starts_with(&format!("utf8: cannot read {}: ", arg(&missing))),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+}
+
+#[test]
+fn quiet_with_all_is_a_usage_error() {
+    let output = utf8(&["check", "-q", "--all", "-"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("cannot be used with"),
+        "{}",
+        text(&output.stderr)
+    );
+}
