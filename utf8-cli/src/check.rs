@@ -40,7 +40,9 @@ pub struct Args {
     /// decoding does; without it, the first error of each input
     #[arg(long, conflicts_with = "quiet")]
     all: bool,
-    /// How to report errors (valid inputs print nothing)
+    /// How to report errors (valid inputs print nothing), or with -l and
+    /// --files-without-errors, how to print the paths (JSON: one
+    /// `{"path": ...}` object per line)
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
     /// Print nothing on standard output; the exit status tells. Each input
@@ -48,9 +50,44 @@ pub struct Args {
     /// named on standard error
     #[arg(short, long)]
     quiet: bool,
+    /// Print the path of each invalid input, one per line, instead of its
+    /// errors. Each input is read up to its first error
+    #[arg(short = 'l', long, conflicts_with_all = ["all", "quiet", "files_without_errors"])]
+    files_with_errors: bool,
+    /// Print the path of each valid input, one per line, instead of the
+    /// errors of the others
+    #[arg(long, conflicts_with_all = ["all", "quiet"])]
+    files_without_errors: bool,
     /// The files to check; `-` reads standard input
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
+}
+
+/// What `check` prints on standard output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// The errors of each input.
+    Errors,
+    /// Nothing (`-q`).
+    Nothing,
+    /// The paths of the invalid inputs (`-l`).
+    Invalid,
+    /// The paths of the valid inputs.
+    Valid,
+}
+
+impl Args {
+    fn listing(&self) -> Listing {
+        if self.quiet {
+            Listing::Nothing
+        } else if self.files_with_errors {
+            Listing::Invalid
+        } else if self.files_without_errors {
+            Listing::Valid
+        } else {
+            Listing::Errors
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
@@ -69,6 +106,25 @@ impl WithRuleset for CheckInputs<'_> {
     }
 }
 
+/// What the inputs checked so far have shown.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    unreadable: bool,
+    invalid: bool,
+}
+
+impl Tally {
+    fn exit_code(self) -> ExitCode {
+        if self.unreadable {
+            ExitCode::from(2)
+        } else if self.invalid {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
 fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let sources: Vec<Source> = args.paths.iter().map(|p| Source::from_arg(p)).collect();
     let total_bytes = sources.iter().filter_map(Source::size_hint).sum();
@@ -79,25 +135,34 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         out: BufWriter::new(std::io::stdout().lock()),
         progress: Progress::new(sources.len(), total_bytes),
     };
+    let listing = args.listing();
     let mut buffer = Buffer::for_inputs();
-    let mut unreadable = false;
-    let mut invalid = false;
+    let mut tally = Tally::default();
     for source in &sources {
         let name = source.name();
         let checked = source.open().map_err(Halt::Read).and_then(|mut input| {
-            let (found, checked) = if args.quiet {
-                first_error::<R>(&mut input, &mut buffer, &mut report.progress)
-            } else {
+            let (found, checked) = if listing == Listing::Errors {
                 check_input::<R, _>(&name, &mut input, &mut buffer, args.all, &mut report)
+            } else {
+                first_error::<R>(&mut input, &mut buffer, &mut report.progress)
             };
-            invalid |= found;
-            checked
+            tally.invalid |= found;
+            let listed = match listing {
+                Listing::Invalid => found,
+                Listing::Valid => !found,
+                Listing::Errors | Listing::Nothing => false,
+            };
+            let len = checked?;
+            if listed {
+                report.path(&name).map_err(Halt::Sink)?;
+            }
+            Ok(len)
         });
         match checked {
             Ok(len) => report.progress.file_done(len),
             Err(Halt::Read(message)) => {
                 report.note(&message);
-                unreadable = true;
+                tally.unreadable = true;
             }
             // A reader that stopped early (`| head`) has seen an error: the
             // answer is "invalid", and there is no one left to tell more.
@@ -111,13 +176,7 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         Err(Stop::ReaderGone) => return Ok(ExitCode::from(1)),
         Err(Stop::Failure(failure)) => return Err(failure),
     }
-    Ok(if unreadable {
-        ExitCode::from(2)
-    } else if invalid {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(tally.exit_code())
 }
 
 /// Reports the errors of one input as they are found, the first or all of
@@ -303,6 +362,18 @@ impl<W: Write> Report<'_, W> {
             .to_string(),
         };
         writeln!(self.out, "{line}").map_err(Stop::from)
+    }
+
+    /// The path of an input, for `-l` and `--files-without-errors`; it goes
+    /// out at once, for a reader that acts on each path as it comes.
+    fn path(&mut self, name: &str) -> Result<(), Stop> {
+        self.progress.clear();
+        match self.format {
+            OutputFormat::Human => writeln!(self.out, "{name}"),
+            OutputFormat::Json => writeln!(self.out, "{}", serde_json::json!({ "path": name })),
+        }
+        .and_then(|()| self.out.flush())
+        .map_err(Stop::from)
     }
 
     /// A one-line message on standard error, after the errors reported so far.

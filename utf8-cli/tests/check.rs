@@ -447,3 +447,132 @@ fn quiet_with_all_is_a_usage_error() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn files_with_errors_lists_each_invalid_input_once_in_argument_order() {
+    let dir = scratch();
+    write(dir.path(), "valid.txt", "Grüße\n".as_bytes());
+    write(dir.path(), "many.txt", &b"\xFF\n".repeat(1000));
+    write(dir.path(), "cut.txt", b"ends inside \xE2\x82");
+    let args = ["valid.txt", "many.txt", "cut.txt", "-"];
+    for flag in ["-l", "--files-with-errors"] {
+        let output = utf8_in(dir.path(), &[&["check", flag][..], &args].concat(), b"\xC0");
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(text(&output.stdout), "many.txt\ncut.txt\n<stdin>\n");
+        assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+    }
+    let output = utf8_in(dir.path(), &["check", "-l", "valid.txt"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn files_without_errors_lists_the_valid_inputs_and_still_exits_1_for_the_others() {
+    let dir = scratch();
+    write(dir.path(), "valid.txt", "Grüße\n".as_bytes());
+    write(dir.path(), "empty.txt", b"");
+    write(dir.path(), "invalid.txt", b"\xFF");
+    let output = utf8_in(
+        dir.path(),
+        &[
+            "check",
+            "--files-without-errors",
+            "valid.txt",
+            "invalid.txt",
+            "empty.txt",
+            "missing.txt",
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(2), "missing.txt cannot be read");
+    assert_eq!(text(&output.stdout), "valid.txt\nempty.txt\n");
+    assert!(
+        text(&output.stderr).starts_with("utf8: cannot read missing.txt: "),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = utf8_in(
+        dir.path(),
+        &[
+            "check",
+            "--files-without-errors",
+            "valid.txt",
+            "invalid.txt",
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn listed_paths_in_json_are_one_path_object_per_line() {
+    let dir = scratch();
+    write(dir.path(), "valid.txt", b"fine");
+    write(dir.path(), "invalid.txt", b"\xFF");
+    for (flag, listed) in [
+        ("-l", "invalid.txt"),
+        ("--files-without-errors", "valid.txt"),
+    ] {
+        let output = utf8_in(
+            dir.path(),
+            &[
+                "check",
+                flag,
+                "--format",
+                "json",
+                "valid.txt",
+                "invalid.txt",
+            ],
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(json_lines(&output), [serde_json::json!({ "path": listed })]);
+    }
+}
+
+#[test]
+fn the_listings_exclude_each_other_and_all_and_quiet() {
+    for flags in [
+        &["-l", "--files-without-errors"][..],
+        &["-l", "--all"],
+        &["-l", "-q"],
+        &["--files-without-errors", "--all"],
+        &["--files-without-errors", "--quiet"],
+    ] {
+        let output = utf8(&[&["check"][..], flags, &["-"]].concat());
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        assert!(
+            text(&output.stderr).contains("cannot be used with"),
+            "{flags:?}: {}",
+            text(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn files_with_errors_names_an_input_at_its_first_error_without_reading_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["check", "-l", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(b"one \xFF\n")
+        .expect("write standard input");
+    // Standard input stays open: the command must answer from what it has
+    // read, and be done before the input ends.
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done_tx.send(child.wait_with_output());
+    });
+    let output = done_rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("done while standard input is still open")
+        .expect("the utf8 binary ends");
+    drop(stdin);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(text(&output.stdout), "<stdin>\n");
+}
