@@ -15,13 +15,14 @@ use crate::input::Source;
 use crate::progress::Progress;
 use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
 use crate::stream::{Buffer, Fill, Flow, Found, Halt, Run, Sink, stream};
+use crate::walk::{self, Entry, SkipBinary};
 
 pub const EXIT_CODES: &str = "\
 Exit status:
   0  every input is valid
   1  an input is invalid, and every input could be read
   2  usage error, unknown ruleset, or an input that cannot be read (a missing file,
-     a directory, no permission); the other inputs are still checked";
+     a directory without -r, no permission); the other inputs are still checked";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum OutputFormat {
@@ -58,7 +59,10 @@ pub struct Args {
     /// errors of the others
     #[arg(long, conflicts_with_all = ["all", "quiet"])]
     files_without_errors: bool,
-    /// The files to check; `-` reads standard input
+    #[command(flatten)]
+    walk: walk::WalkArgs,
+    /// The files to check; `-` reads standard input; a directory, with -r,
+    /// the files under it
     #[arg(value_name = "PATH", required = true)]
     paths: Vec<PathBuf>,
 }
@@ -126,38 +130,41 @@ impl Tally {
 }
 
 fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
-    let sources: Vec<Source> = args.paths.iter().map(|p| Source::from_arg(p)).collect();
-    let total_bytes = sources.iter().filter_map(Source::size_hint).sum();
+    let entries = walk::entries(&args.paths, &args.walk);
+    let sources = entries.iter().filter_map(|entry| match entry {
+        Entry::Input { source, .. } => Some(source),
+        Entry::Unreadable(_) => None,
+    });
+    let total_bytes = sources.clone().filter_map(Source::size_hint).sum();
     let mut report = Report {
         format: args.format,
         ruleset: &args.ruleset.ruleset,
         explainer: None,
         out: BufWriter::new(std::io::stdout().lock()),
-        progress: Progress::new(sources.len(), total_bytes),
+        progress: Progress::new(sources.count(), total_bytes),
     };
-    let listing = args.listing();
     let mut buffer = Buffer::for_inputs();
     let mut tally = Tally::default();
-    for source in &sources {
-        let name = source.name();
-        let checked = source.open().map_err(Halt::Read).and_then(|mut input| {
-            let (found, checked) = if listing == Listing::Errors {
-                check_input::<R, _>(&name, &mut input, &mut buffer, args.all, &mut report)
-            } else {
-                first_error::<R>(&mut input, &mut buffer, &mut report.progress)
-            };
-            tally.invalid |= found;
-            let listed = match listing {
-                Listing::Invalid => found,
-                Listing::Valid => !found,
-                Listing::Errors | Listing::Nothing => false,
-            };
-            let len = checked?;
-            if listed {
-                report.path(&name).map_err(Halt::Sink)?;
+    for entry in &entries {
+        let (source, skip_binary) = match entry {
+            Entry::Input {
+                source,
+                skip_binary,
+            } => (source, *skip_binary),
+            Entry::Unreadable(message) => {
+                report.note(message);
+                tally.unreadable = true;
+                continue;
             }
-            Ok(len)
-        });
+        };
+        let checked = check_source::<R>(
+            source,
+            skip_binary,
+            args,
+            &mut buffer,
+            &mut report,
+            &mut tally,
+        );
         match checked {
             Ok(len) => report.progress.file_done(len),
             Err(Halt::Read(message)) => {
@@ -177,6 +184,37 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         Err(Stop::Failure(failure)) => return Err(failure),
     }
     Ok(tally.exit_code())
+}
+
+/// Checks one input and prints what `args` ask for: its errors, or its
+/// path. How many bytes were read.
+fn check_source<R: Ruleset>(
+    source: &Source,
+    skip_binary: bool,
+    args: &Args,
+    buffer: &mut Buffer,
+    report: &mut Report<'_, impl Write>,
+    tally: &mut Tally,
+) -> Result<u64, Halt<Stop>> {
+    let name = source.name();
+    let mut input = SkipBinary::new(source.open().map_err(Halt::Read)?, skip_binary);
+    let listing = args.listing();
+    let (found, checked) = if listing == Listing::Errors {
+        check_input::<R, _>(&name, &mut input, buffer, args.all, report)
+    } else {
+        first_error::<R>(&mut input, buffer, &mut report.progress)
+    };
+    tally.invalid |= found;
+    let len = checked?;
+    let listed = match listing {
+        Listing::Invalid => found,
+        Listing::Valid => !found && !input.binary,
+        Listing::Errors | Listing::Nothing => false,
+    };
+    if listed {
+        report.path(&name).map_err(Halt::Sink)?;
+    }
+    Ok(len)
 }
 
 /// Reports the errors of one input as they are found, the first or all of

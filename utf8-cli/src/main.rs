@@ -21,6 +21,7 @@ mod samples;
 mod spec;
 mod stream;
 mod tables;
+mod walk;
 
 use std::process::ExitCode;
 

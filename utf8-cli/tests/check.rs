@@ -169,7 +169,10 @@ fn a_directory_and_a_missing_file_exit_2_with_one_line_each() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         text(&output.stderr),
-        format!("utf8: cannot read {}: it is a directory\n", arg(dir.path()))
+        format!(
+            "utf8: cannot read {}: it is a directory (use -r to check the files under it)\n",
+            arg(dir.path())
+        )
     );
     let missing = dir.path().join("missing.txt");
     let output = utf8(&["check", arg(&missing)]);

@@ -6,8 +6,13 @@ pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
 
+/// Writes `contents` at `name` under `directory`, making the directories
+/// `name` names.
 pub fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
     let path = directory.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("make the scratch directories");
+    }
     std::fs::write(&path, contents).expect("write a scratch file");
     path
 }

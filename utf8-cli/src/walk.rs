@@ -1,0 +1,136 @@
+//! `check -r`: the files that a directory argument stands for, found the way
+//! ripgrep finds them (with its `ignore` crate), and the binary files among
+//! them left out.
+//!
+//! What is named on the command line is always checked, as ripgrep searches
+//! an explicit path whatever its ignore files say: a file, `-`, or, without
+//! `-r`, a directory, which is an error that says to add `-r`.
+
+use std::path::{Path, PathBuf};
+
+use ignore::WalkBuilder;
+
+use crate::input::Source;
+use crate::stream::Fill;
+
+#[derive(clap::Args, Debug)]
+pub struct WalkArgs {
+    /// Check the files under each directory argument, in the order of their
+    /// paths, skipping hidden files and directories, what .gitignore,
+    /// .ignore and .git/info/exclude exclude, symbolic links and binary files
+    #[arg(short, long)]
+    recursive: bool,
+    /// Under -r, also check hidden files and directories (names that start with `.`)
+    #[arg(long, requires = "recursive")]
+    hidden: bool,
+    /// Under -r, also check the files that ignore files exclude
+    #[arg(long, requires = "recursive")]
+    no_ignore: bool,
+    /// Under -r, also check binary files (a NUL byte in the first 8 KiB)
+    #[arg(long, requires = "recursive")]
+    binary: bool,
+}
+
+/// One path to check, or why one cannot be.
+#[derive(Debug)]
+pub enum Entry {
+    Input {
+        source: Source,
+        /// Whether the path was found under a directory rather than named:
+        /// a binary file found so is skipped, unless `--binary`.
+        skip_binary: bool,
+    },
+    /// A one-line message: a directory without `-r`, or a part of a tree
+    /// that cannot be read.
+    Unreadable(String),
+}
+
+/// The paths that the arguments stand for, in order; each directory's files
+/// in the order of their paths, so that reports come out the same on every
+/// run and every file system.
+pub fn entries(paths: &[PathBuf], args: &WalkArgs) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for path in paths {
+        let source = Source::from_arg(path);
+        match &source {
+            Source::File(path) if path.is_dir() => {
+                if args.recursive {
+                    walk(path, args, &mut entries);
+                } else {
+                    entries.push(Entry::Unreadable(format!(
+                        "cannot read {}: it is a directory (use -r to check the files under it)",
+                        path.display()
+                    )));
+                }
+            }
+            _ => entries.push(Entry::Input {
+                source,
+                skip_binary: false,
+            }),
+        }
+    }
+    entries
+}
+
+fn walk(directory: &Path, args: &WalkArgs, entries: &mut Vec<Entry>) {
+    let mut builder = WalkBuilder::new(directory);
+    builder
+        .standard_filters(!args.no_ignore)
+        .hidden(!args.hidden)
+        .sort_by_file_path(Ord::cmp);
+    for found in builder.build() {
+        match found {
+            // Symbolic links are not followed, as ripgrep does not without -L:
+            // their targets are checked where they are found, if at all.
+            Ok(found) if found.file_type().is_some_and(|t| t.is_file()) => {
+                entries.push(Entry::Input {
+                    source: Source::File(found.into_path()),
+                    skip_binary: !args.binary,
+                });
+            }
+            Ok(_) => {}
+            Err(e) => entries.push(Entry::Unreadable(format!("cannot read {e}"))),
+        }
+    }
+}
+
+/// How much of a file's start is looked at for a NUL byte: git's rule (it
+/// looks at 8000 bytes), and grep's and ripgrep's in spirit. A NUL is valid
+/// UTF-8, but text files do not hold one, and a tree holds binary files
+/// (images, archives, object files) that are not meant as text at all.
+const BINARY_PROBE: usize = 8 << 10;
+
+/// An input that reads as empty if it is binary: a NUL byte in its first
+/// [`BINARY_PROBE`] bytes. It is read in the same single pass as the check:
+/// the first fill of a regular file (a full buffer, several MiB) holds them.
+pub struct SkipBinary<F> {
+    input: F,
+    /// Whether the input was found binary, and so read as empty.
+    pub binary: bool,
+    /// Whether the next fill is the first, and the input is to be probed.
+    first: bool,
+}
+
+impl<F> SkipBinary<F> {
+    /// `input`, skipped if binary when `skip` is set, read as it is if not.
+    pub fn new(input: F, skip: bool) -> SkipBinary<F> {
+        SkipBinary {
+            input,
+            binary: false,
+            first: skip,
+        }
+    }
+}
+
+impl<F: Fill> Fill for SkipBinary<F> {
+    fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {
+        let (filled, at_end) = self.input.fill(buffer)?;
+        if std::mem::take(&mut self.first)
+            && memchr::memchr(0, &buffer[..filled.min(BINARY_PROBE)]).is_some()
+        {
+            self.binary = true;
+            return Ok((0, true));
+        }
+        Ok((filled, at_end))
+    }
+}
