@@ -12,6 +12,7 @@ use utf8_core::Ruleset;
 use crate::diagnosis::{Cursor, Explainer, Explanation, Invalid, hex_packed, hex_spaced};
 use crate::failure::Failure;
 use crate::input::Source;
+use crate::name::Name;
 use crate::progress::Progress;
 use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
 use crate::stream::{Buffer, Fill, Flow, Found, Halt, Run, Sink, stream};
@@ -196,7 +197,7 @@ fn check_source<R: Ruleset>(
     report: &mut Report<'_, impl Write>,
     tally: &mut Tally,
 ) -> Result<u64, Halt<Stop>> {
-    let name = source.name();
+    let name = Name::of(source);
     let mut input = SkipBinary::new(source.open().map_err(Halt::Read)?, skip_binary);
     let listing = args.listing();
     let (found, checked) = if listing == Listing::Errors {
@@ -220,7 +221,7 @@ fn check_source<R: Ruleset>(
 /// Reports the errors of one input as they are found, the first or all of
 /// them: whether there were any, and how many bytes were read.
 fn check_input<R: Ruleset, W: Write>(
-    name: &str,
+    name: &Name,
     input: &mut impl Fill,
     buffer: &mut Buffer,
     all: bool,
@@ -269,7 +270,7 @@ impl Sink for FirstError<'_> {
 
 /// Reports the errors of one input as they are found.
 struct CheckFile<'r, 'a, R: Ruleset, W: Write> {
-    name: &'r str,
+    name: &'r Name,
     all: bool,
     report: &'r mut Report<'a, W>,
     cursor: Cursor,
@@ -283,7 +284,7 @@ struct CheckFile<'r, 'a, R: Ruleset, W: Write> {
 }
 
 impl<'r, 'a, R: Ruleset, W: Write> CheckFile<'r, 'a, R, W> {
-    fn new(name: &'r str, all: bool, report: &'r mut Report<'a, W>) -> Self {
+    fn new(name: &'r Name, all: bool, report: &'r mut Report<'a, W>) -> Self {
         CheckFile {
             name,
             all,
@@ -371,7 +372,7 @@ impl<W: Write> Report<'_, W> {
 
     fn error(
         &mut self,
-        name: &str,
+        name: &Name,
         invalid: Invalid,
         cursor: &Cursor,
         explanation: &Explanation,
@@ -379,7 +380,8 @@ impl<W: Write> Report<'_, W> {
         self.progress.clear();
         let line = match self.format {
             OutputFormat::Human => format!(
-                "{name}:{}:{}: offset {}: bytes {}: {}",
+                "{}:{}:{}: offset {}: bytes {}: {}",
+                name.text,
                 cursor.line(),
                 cursor.column(),
                 invalid.offset,
@@ -387,7 +389,7 @@ impl<W: Write> Report<'_, W> {
                 explanation.message
             ),
             OutputFormat::Json => serde_json::json!({
-                "path": name,
+                "path": name.json,
                 "ruleset": self.ruleset,
                 "offset": invalid.offset,
                 "len": (!invalid.incomplete).then_some(invalid.len),
@@ -404,11 +406,16 @@ impl<W: Write> Report<'_, W> {
 
     /// The path of an input, for `-l` and `--files-without-errors`; it goes
     /// out at once, for a reader that acts on each path as it comes.
-    fn path(&mut self, name: &str) -> Result<(), Stop> {
+    fn path(&mut self, name: &Name) -> Result<(), Stop> {
         self.progress.clear();
         match self.format {
-            OutputFormat::Human => writeln!(self.out, "{name}"),
-            OutputFormat::Json => writeln!(self.out, "{}", serde_json::json!({ "path": name })),
+            OutputFormat::Human => self
+                .out
+                .write_all(&name.raw)
+                .and_then(|()| self.out.write_all(b"\n")),
+            OutputFormat::Json => {
+                writeln!(self.out, "{}", serde_json::json!({ "path": name.json }))
+            }
         }
         .and_then(|()| self.out.flush())
         .map_err(Stop::from)
@@ -477,7 +484,7 @@ mod tests {
             early_end: false,
         };
         let (_, checked) = check_input::<R, _>(
-            "sample",
+            &Name::of(&Source::File("sample".into())),
             &mut input,
             &mut Buffer::new(fresh),
             all,

@@ -14,6 +14,7 @@ mod fix;
 #[cfg(debug_assertions)]
 mod hooks;
 mod input;
+mod name;
 mod progress;
 mod rulesets;
 #[cfg(test)]

@@ -579,3 +579,45 @@ fn files_with_errors_names_an_input_at_its_first_error_without_reading_on() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(text(&output.stdout), "<stdin>\n");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_is_named_by_its_bytes_in_json_and_as_is_by_l() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = scratch();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xFF.txt");
+    std::fs::create_dir(dir.path().join("tree")).unwrap();
+    std::fs::write(dir.path().join("tree").join(name), b"\xC0").unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_utf8"))
+            .args(args)
+            .arg(std::path::Path::new("tree").join(name))
+            .current_dir(dir.path())
+            .output()
+            .expect("the utf8 binary runs")
+    };
+    // base64 of the bytes of `tree/bad\xFF.txt`, as ripgrep writes it.
+    let bytes = serde_json::json!({ "bytes": "dHJlZS9iYWT/LnR4dA==" });
+    let output = run(&["check", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_lines(&output)[0]["path"], bytes);
+    let output = run(&["check", "-l", "--format", "json"]);
+    assert_eq!(json_lines(&output), [serde_json::json!({ "path": bytes })]);
+    // `-l` writes the name's own bytes, for `xargs` to hand on.
+    let output = run(&["check", "-l"]);
+    assert_eq!(output.stdout, b"tree/bad\xFF.txt\n");
+    // A person reads it with U+FFFD in place of the byte.
+    let output = run(&["check"]);
+    assert!(
+        text(&output.stdout).starts_with("tree/bad\u{FFFD}.txt:1:1: offset 0: bytes C0: "),
+        "{}",
+        text(&output.stdout)
+    );
+    // Found by walking a directory, it is named the same way.
+    let output = utf8_in(
+        dir.path(),
+        &["check", "-r", "--format", "json", "tree"],
+        b"",
+    );
+    assert_eq!(json_lines(&output)[0]["path"], bytes);
+}
