@@ -36,7 +36,8 @@ pub struct Args {
     #[arg(long)]
     drop: bool,
     /// Replace the input file: write a temporary file beside it, then rename
-    /// it over the input (a valid input is left untouched)
+    /// it over the input (a valid input is left untouched). A symbolic link
+    /// stays a link: the file it points to is replaced
     #[arg(long)]
     in_place: bool,
     /// The file to fix; `-` reads standard input
@@ -180,16 +181,18 @@ fn write_failure(halt: Halt<std::io::Error>, to: &str) -> Failure {
 /// half-written: the new contents go to a temporary file in the same
 /// directory (so that the rename stays on one file system), which then takes
 /// the input's permissions and is renamed over it.
+///
+/// A symbolic link is followed to the file it names: renamed over the link
+/// itself, the temporary file would turn the link into a regular file and
+/// leave its target, the file the user meant, unfixed.
 fn replace_file(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&File>) -> Result<(), Halt<std::io::Error>>,
 ) -> Result<(), Failure> {
     let cannot =
         |e: std::io::Error| Failure::Usage(format!("cannot replace {}: {e}", path.display()));
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let target = std::fs::canonicalize(path).map_err(cannot)?;
+    let directory = target.parent().unwrap_or(Path::new("/"));
     // Dropped on any error below, the temporary file is deleted.
     let temporary = tempfile::NamedTempFile::new_in(directory).map_err(cannot)?;
     {
@@ -201,12 +204,12 @@ fn replace_file(
                 Halt::Sink(e) => cannot(e),
             })?;
     }
-    let permissions = std::fs::metadata(path).map_err(cannot)?.permissions();
+    let permissions = std::fs::metadata(&target).map_err(cannot)?.permissions();
     temporary
         .as_file()
         .set_permissions(permissions)
         .map_err(cannot)?;
-    temporary.persist(path).map_err(|e| cannot(e.error))?;
+    temporary.persist(&target).map_err(|e| cannot(e.error))?;
     Ok(())
 }
 

@@ -236,3 +236,41 @@ fn help_documents_the_exit_codes() {
         "{help}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn in_place_on_a_symbolic_link_fixes_its_target_and_keeps_the_link() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch();
+    let target = write(dir.path(), "real/notes.txt", b"caf\xE9\n");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o604)).unwrap();
+    // A relative link, from another directory: the temporary file must go
+    // beside the target, not beside the link.
+    std::fs::create_dir(dir.path().join("links")).unwrap();
+    let link = dir.path().join("links/notes.txt");
+    std::os::unix::fs::symlink("../real/notes.txt", &link).unwrap();
+    succeeded(utf8(&["fix", "--in-place", arg(&link)]));
+    let metadata = std::fs::symlink_metadata(&link).unwrap();
+    assert!(
+        metadata.file_type().is_symlink(),
+        "the link is still a link"
+    );
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        std::path::Path::new("../real/notes.txt")
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), "caf\u{FFFD}\n".as_bytes());
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o604, "the target's permissions are kept");
+    for directory in ["real", "links"] {
+        let names: Vec<_> = std::fs::read_dir(dir.path().join(directory))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            ["notes.txt"],
+            "no temporary file left in {directory}"
+        );
+    }
+}
