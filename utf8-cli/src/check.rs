@@ -23,7 +23,9 @@ Exit status:
   0  every input is valid
   1  an input is invalid, and every input could be read
   2  usage error, unknown ruleset, or an input that cannot be read (a missing file,
-     a directory without -r, no permission); the other inputs are still checked";
+     a directory without -r, no permission); the other inputs are still checked
+A reader that stops reading early (`| head`) ends the command quietly, with the
+status for the inputs checked so far.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum OutputFormat {
@@ -172,19 +174,19 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
                 report.note(&message);
                 tally.unreadable = true;
             }
-            // A reader that stopped early (`| head`) has seen an error: the
-            // answer is "invalid", and there is no one left to tell more.
-            Err(Halt::Sink(Stop::ReaderGone)) => return Ok(ExitCode::from(1)),
+            // A reader that stopped early (`| head`) has what it wanted, and
+            // no one is left to tell more: stop quietly, as ripgrep does,
+            // with the answer for the inputs checked so far (an error line
+            // that went out means "invalid").
+            Err(Halt::Sink(Stop::ReaderGone)) => return Ok(tally.exit_code()),
             Err(Halt::Sink(Stop::Failure(failure))) => return Err(failure),
         }
     }
     report.progress.clear();
     match report.flush() {
-        Ok(()) => {}
-        Err(Stop::ReaderGone) => return Ok(ExitCode::from(1)),
-        Err(Stop::Failure(failure)) => return Err(failure),
+        Ok(()) | Err(Stop::ReaderGone) => Ok(tally.exit_code()),
+        Err(Stop::Failure(failure)) => Err(failure),
     }
-    Ok(tally.exit_code())
 }
 
 /// Checks one input and prints what `args` ask for: its errors, or its

@@ -30,12 +30,19 @@ impl fmt::Display for Failure {
     }
 }
 
-/// Writes `text` to standard output; a closed pipe or full disk is an I/O failure.
+/// Writes `text` to standard output; a full disk is an I/O failure, but a
+/// reader that stopped reading (`| head`) has what it wanted, and the
+/// command ends quietly, as ripgrep does.
 pub fn print(text: &str) -> Result<(), Failure> {
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
-    stdout
+    match stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Usage(format!("cannot write the output: {e}")))
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Usage(format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }

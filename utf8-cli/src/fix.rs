@@ -2,7 +2,7 @@
 //! U+FFFD or dropped, as lossy decoding does.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,7 +15,8 @@ use crate::stream::{Buffer, Fill, Flow, Found, Halt, Sink, stream};
 
 pub const EXIT_CODES: &str = "\
 Exit status:
-  0  the output was written (whether or not anything needed replacing)
+  0  the output was written (whether or not anything needed replacing), or its
+     reader stopped reading early (`| head`), which ends the command quietly
   2  usage error, unknown ruleset, an input that cannot be read, an output that
      cannot be written, or -o naming the input without --in-place";
 
@@ -108,9 +109,14 @@ fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         }
         (None, None) => {
             let mut out = BufWriter::new(std::io::stdout().lock());
-            repair::<R>(&mut input, &mut buffer, args.drop, &mut out)
+            match repair::<R>(&mut input, &mut buffer, args.drop, &mut out)
                 .and_then(|()| out.flush().map_err(Halt::Sink))
-                .map_err(|halt| write_failure(halt, "the output"))?;
+            {
+                // The reader has all it wants (`| head`): stop quietly, as
+                // `cat` and ripgrep do; no one is left to read a message.
+                Err(Halt::Sink(e)) if e.kind() == ErrorKind::BrokenPipe => {}
+                written => written.map_err(|halt| write_failure(halt, "the output"))?,
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
