@@ -8,6 +8,11 @@
 //! into `docs/derivation/`. The copies are for review and docs only — the
 //! library derives its tables at compile time — and a test fails when a copy
 //! no longer matches what the derivation produces.
+//!
+//! It also writes the `utf8` command's shell completions and man pages from
+//! its clap definition (`cli_docs`), checked in for packagers and users who
+//! install from source; the same test fails when the command's flags change
+//! and they are not regenerated.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -15,6 +20,7 @@ use std::path::{Path, PathBuf};
 use utf8_spec::rulesets::{BUILTIN, Ruleset};
 
 pub mod bench;
+mod cli_docs;
 mod derivation;
 
 /// The workspace root (the parent of this crate's directory).
@@ -27,21 +33,19 @@ pub fn workspace_root() -> PathBuf {
 
 /// Every generated file: its path relative to the workspace root, and its contents.
 pub fn generated_files() -> Vec<(PathBuf, String)> {
-    BUILTIN
-        .iter()
-        .flat_map(|ruleset| {
-            [
-                (
-                    PathBuf::from(format!("docs/tables/{}.md", ruleset.name)),
-                    render(ruleset),
-                ),
-                (
-                    PathBuf::from(format!("docs/derivation/{}.md", ruleset.name)),
-                    derivation::render(ruleset),
-                ),
-            ]
-        })
-        .collect()
+    let derived = BUILTIN.iter().flat_map(|ruleset| {
+        [
+            (
+                PathBuf::from(format!("docs/tables/{}.md", ruleset.name)),
+                render(ruleset),
+            ),
+            (
+                PathBuf::from(format!("docs/derivation/{}.md", ruleset.name)),
+                derivation::render(ruleset),
+            ),
+        ]
+    });
+    derived.chain(cli_docs::files()).collect()
 }
 
 fn render(ruleset: &Ruleset) -> String {

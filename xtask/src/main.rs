@@ -1,7 +1,9 @@
 //! `cargo xtask <task>`: maintenance tasks.
 //!
 //! - `codegen`: regenerate `docs/tables/*.md` and `docs/derivation/*.md`
-//!   from the derivation of every built-in ruleset.
+//!   from the derivation of every built-in ruleset, and the `utf8` command's
+//!   shell completions (`utf8-cli/completions/`) and man pages
+//!   (`utf8-cli/man/`) from its clap definition.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
 //! - `bench [FILTER]`: run the benchmarks (criterion, release build) and print
 //!   GB/s per input and contender with ratios, as Markdown.
