@@ -1,5 +1,8 @@
 //! Scratch files for the command's end-to-end tests.
 
+// Each test crate compiles its own copy and uses only part of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 pub fn scratch() -> tempfile::TempDir {

@@ -1,0 +1,78 @@
+//! The console examples of the README's section on the `utf8` command, run
+//! as they are written (with trycmd): each `$ utf8 …` line is run, its
+//! standard output and error must be the lines below it, and its exit status
+//! the `? N` line (0 without one).
+//!
+//! The section alone is run, not the whole README: the other sections are
+//! not about this command. It runs in a scratch directory holding the files
+//! the examples name, made here rather than checked in because one is named
+//! with a byte that is not UTF-8 and another holds a NUL.
+
+mod common;
+
+use std::path::Path;
+
+use common::{scratch, write};
+
+const README: &str = include_str!("../../README.md");
+
+/// The section "The `utf8` command", from its heading to the next one.
+fn section() -> &'static str {
+    let start = README
+        .find("\n## The `utf8` command\n")
+        .expect("the README has the section");
+    let rest = &README[start + 1..];
+    let end = rest[1..].find("\n## ").map_or(rest.len(), |end| end + 2);
+    &rest[..end]
+}
+
+/// The files the examples name.
+fn example_files(root: &Path) {
+    write(
+        root,
+        "notes.txt",
+        b"caf\xC3\xA9 ok\n\
+          overlong \xC0\xAF slash\n\
+          surrogate \xED\xA0\x80 half\n\
+          cut \xF0\x9F\x92",
+    );
+    write(root, "good.txt", "Grüße, 世界 💖\n".as_bytes());
+    write(root, "docs/guide/intro.txt", b"na\xEFve\n");
+    write(root, "docs/guide/ok.txt", b"fine\n");
+    write(root, "docs/latin1.txt", b"fa\xE7ade\n");
+    write(root, "docs/.draft.txt", b"\xFF\n");
+    write(root, "docs/.ignore", b"build/\n");
+    write(root, "docs/build/out.txt", b"\xFE\n");
+    write(
+        root,
+        "docs/logo.png",
+        b"\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        // café.txt, its name written in Latin-1.
+        let name = std::ffi::OsStr::from_bytes(b"caf\xE9.txt");
+        std::fs::create_dir_all(root.join("names")).unwrap();
+        std::fs::write(root.join("names").join(name), b"ok \xE9\n").unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_readme_examples_print_what_the_readme_shows() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("readme.md"), section()).unwrap();
+    example_files(&dir.path().join("readme.in"));
+    trycmd::TestCases::new()
+        .register_bin("utf8", Path::new(env!("CARGO_BIN_EXE_utf8")).to_path_buf())
+        .case(dir.path().join("readme.md"))
+        .run();
+}
+
+#[test]
+fn the_section_is_found_and_holds_examples() {
+    assert!(section().starts_with("## The `utf8` command\n"));
+    assert!(!section()[3..].contains("\n## "));
+    assert!(section().contains("```console\n$ utf8 check"));
+}
