@@ -133,9 +133,16 @@ pub struct Rfc3629;
 crate::ruleset!(@impl Rfc3629, "rfc3629", tables::rfc3629);
 crate::ruleset!(@inherent pub Rfc3629);
 
-/// Inputs shorter than this go to the shift DFA: loading tables into vector
-/// registers and framing the last block would cost more than it saves.
-pub const SIMD_THRESHOLD: usize = 128;
+/// Inputs shorter than this go to the shift DFA; longer ones to the vector
+/// check where the CPU has one. Under 16 bytes a string is a step or two of
+/// the shift DFA's ASCII skip, or a few of its byte steps, which costs less
+/// than loading the tables into vector registers.
+pub const SIMD_THRESHOLD: usize = 16;
+
+/// Inputs of this length and longer first read a scalar lead (see
+/// [`SCALAR_LEAD`]); shorter ones go to the vector check whole, in at most
+/// two blocks, where an early error costs no more than a late one.
+const LEAD_FROM: usize = 128;
 
 /// How many bytes the shift DFA reads before the vector check starts: enough
 /// to find an error at the very start of an input (common in text that is
@@ -147,29 +154,61 @@ const SCALAR_LEAD: usize = 32;
 /// registers can be set up and a block framed.
 const SCALAR_LEAD_ASCII: usize = 256;
 
-/// The fastest path this CPU has for `R`.
-#[inline]
+/// The fastest path this CPU has for `R`. Inlined into each entry point, so
+/// that a short string pays for one call before the vector code, not a
+/// chain of them.
+#[inline(always)]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
-        let level = cpu::level();
-        if level != cpu::Level::Portable && const { R::AUTOMATON.only_start_accepts() } {
-            let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
-            let from = shift::lead::<R>(lead, SCALAR_LEAD)?;
-            let rest = &bytes[from..];
-            let result = if rest.len() >= simd::BLOCK {
-                simd::validate_at::<R>(level, rest)
-            } else {
-                None
-            };
-            return result
-                .unwrap_or_else(|| shift::validate::<R>(rest))
-                .map_err(|e| Utf8Error {
-                    valid_up_to: from + e.valid_up_to,
-                    error_len: e.error_len,
-                });
+    if bytes.len() >= SIMD_THRESHOLD
+        && R::SIMD_AVAILABLE
+        && const { R::AUTOMATON.only_start_accepts() }
+    {
+        if bytes.len() < LEAD_FROM {
+            validate_short::<R>(bytes)
+        } else {
+            validate_long::<R>(bytes)
         }
+    } else {
+        shift::validate::<R>(bytes)
     }
+}
+
+/// [`validate`] for a string too short for the scalar lead, in a ruleset
+/// with a vector check: kept apart from [`validate_long`], whose lead needs
+/// registers that a short string would save and restore for nothing.
+#[inline]
+fn validate_short<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    match simd::validate_detected::<R>(bytes) {
+        Some(result) => result,
+        None => validate_without_vectors::<R>(bytes),
+    }
+}
+
+/// The shift DFA, where the CPU has no vector level: out of line, so that
+/// [`validate_short`] stays small where it has one.
+#[cold]
+#[inline(never)]
+fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     shift::validate::<R>(bytes)
+}
+
+/// [`validate`] for an input of at least [`LEAD_FROM`] bytes in a ruleset
+/// with a vector check.
+fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
+    let from = shift::lead::<R>(lead, SCALAR_LEAD)?;
+    let rest = &bytes[from..];
+    let result = if rest.len() >= simd::BLOCK {
+        simd::validate_detected::<R>(rest)
+    } else {
+        None
+    };
+    result
+        .unwrap_or_else(|| shift::validate::<R>(rest))
+        .map_err(|e| Utf8Error {
+            valid_up_to: from + e.valid_up_to,
+            error_len: e.error_len,
+        })
 }
 
 /// [`validate`] for a piece of a stream that has been valid so far, where
@@ -177,14 +216,12 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// to the vector check, without the scalar lead.
 #[inline]
 pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD && R::SIMD_AVAILABLE {
-        let level = cpu::level();
-        if level != cpu::Level::Portable
-            && const { R::AUTOMATON.only_start_accepts() }
-            && let Some(result) = simd::validate_at::<R>(level, bytes)
-        {
-            return result;
-        }
+    if bytes.len() >= SIMD_THRESHOLD
+        && R::SIMD_AVAILABLE
+        && const { R::AUTOMATON.only_start_accepts() }
+        && let Some(result) = simd::validate_detected::<R>(bytes)
+    {
+        return result;
     }
     shift::validate::<R>(bytes)
 }

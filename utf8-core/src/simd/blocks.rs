@@ -6,12 +6,20 @@
 
 use super::BLOCK;
 
+/// The shortest input whose body is aligned: below it, the input is cut from
+/// its first byte.
+pub(crate) const ALIGNED_FROM: usize = 2 * BLOCK;
+
 /// An input cut at the first `BLOCK`-aligned address in it: a head shorter
 /// than a block, whole aligned blocks, and a tail shorter than a block.
 ///
 /// Aligned blocks keep the main loop's loads inside cache lines; the head and
 /// tail are checked in [`framed`] copies, padded with the ruleset's boundary
 /// byte, which the check is proved to read as "no input here".
+///
+/// An input shorter than [`ALIGNED_FROM`] is cut from its first byte
+/// instead, with no head: aligning it would frame both of its ends, and a
+/// framed copy costs more than a load that splits a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blocks<'a> {
     pub(crate) head: &'a [u8],
@@ -22,12 +30,18 @@ pub(crate) struct Blocks<'a> {
 impl<'a> Blocks<'a> {
     #[inline(always)]
     pub(crate) fn new(bytes: &'a [u8]) -> Blocks<'a> {
-        let misalignment = bytes.as_ptr().addr() % BLOCK;
-        let to_aligned = ((BLOCK - misalignment) % BLOCK).min(bytes.len());
+        let to_aligned = if bytes.len() < ALIGNED_FROM {
+            0
+        } else {
+            let misalignment = bytes.as_ptr().addr() % BLOCK;
+            (BLOCK - misalignment) % BLOCK
+        };
         let (head, rest) = bytes.split_at(to_aligned);
         let (body, tail) = rest.as_chunks::<BLOCK>();
         debug_assert!(head.len() < BLOCK && tail.len() < BLOCK);
-        debug_assert!(body.is_empty() || body.as_ptr().addr() % BLOCK == 0);
+        debug_assert!(
+            body.is_empty() || bytes.len() < ALIGNED_FROM || body.as_ptr().addr() % BLOCK == 0
+        );
         debug_assert_eq!(head.len() + body.len() * BLOCK + tail.len(), bytes.len());
         Blocks { head, body, tail }
     }
@@ -69,7 +83,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_three_parts_cover_the_input_in_order_at_every_alignment() {
+    fn the_three_parts_cover_the_input_in_order_and_long_bodies_are_aligned_at_every_alignment() {
         let storage = [[0u8; BLOCK]; 5];
         let all = storage.as_flattened();
         for start in 0..BLOCK {
@@ -79,9 +93,14 @@ mod tests {
                 assert!(blocks.head.len() < BLOCK && blocks.tail.len() < BLOCK);
                 assert_eq!(blocks.head.as_ptr(), bytes.as_ptr());
                 let body_start = bytes.as_ptr().wrapping_add(blocks.head.len());
+                if len < ALIGNED_FROM {
+                    assert!(blocks.head.is_empty(), "{len} bytes at {start}");
+                }
                 if !blocks.body.is_empty() {
                     assert_eq!(blocks.body.as_ptr().cast::<u8>(), body_start);
-                    assert_eq!(body_start.addr() % BLOCK, 0);
+                    if len >= ALIGNED_FROM {
+                        assert_eq!(body_start.addr() % BLOCK, 0);
+                    }
                 }
                 assert_eq!(
                     blocks.body_offset(blocks.body.len()),

@@ -51,7 +51,7 @@ pub(crate) const GROUP: usize = 4;
 macro_rules! algorithm {
     ($feature:literal) => {
         use $crate::ruleset::Ruleset;
-        use $crate::simd::blocks::{Align, Blocks, framed};
+        use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
         use $crate::simd::{BLOCK, GROUP};
 
         /// The ruleset's tables in registers, and the proof that this CPU has
@@ -226,6 +226,28 @@ macro_rules! algorithm {
             acc.is_ascii()
         }
 
+        /// Whether `bytes`, shorter than two blocks, is all ASCII: its whole
+        /// vectors and the last vector's width at its end, which overlaps
+        /// them, ORed together. Under a vector's width, the slice's own test.
+        ///
+        /// # Safety
+        /// The CPU must support this module's target feature.
+        #[inline(always)]
+        unsafe fn short_is_ascii(bytes: &[u8]) -> bool {
+            debug_assert!(bytes.len() < ALIGNED_FROM);
+            let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
+                return bytes.is_ascii();
+            };
+            // SAFETY: the caller promises the target feature; `last` is a
+            // reference to one vector's width inside `bytes`.
+            let mut acc = unsafe { V::load(last) };
+            for vector in bytes.as_chunks::<{ V::LANES }>().0 {
+                // SAFETY: as above, for each whole vector of `bytes`.
+                acc = acc.or(unsafe { V::load(vector) });
+            }
+            acc.is_ascii()
+        }
+
         /// The last vector of `block`.
         #[inline(always)]
         fn last_vector(r: &Registers, block: &[u8; BLOCK]) -> V {
@@ -311,6 +333,14 @@ macro_rules! algorithm {
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
+            // A short string of ASCII (most of them) is answered before the
+            // tables are loaded: for one call per string, the set-up is most
+            // of the cost.
+            // SAFETY: the caller promises the target feature.
+            if R::SIMD_ASCII_SKIP && bytes.len() < ALIGNED_FROM && unsafe { short_is_ascii(bytes) }
+            {
+                return Ok(());
+            }
             // SAFETY: the caller promises the target feature.
             let r = unsafe { registers::<R>() };
             let input = Blocks::new(bytes);
@@ -405,7 +435,7 @@ pub(crate) mod x86;
 pub(crate) mod neon;
 
 /// Runs the check at `level`; `None` when this build or CPU has no such level.
-#[inline]
+#[inline(always)]
 pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
     if !R::SIMD_AVAILABLE {
         return None;
@@ -435,9 +465,42 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
     }
 }
 
+/// Runs the check at the level [`level`] detected, without asking again
+/// whether the CPU has it; `None` where that level is the portable one.
+#[inline(always)]
+pub(crate) fn check_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), usize>> {
+    if !R::SIMD_AVAILABLE {
+        return None;
+    }
+    match level() {
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: `level` returns AVX-512 only where it found AVX-512 F and BW.
+        Level::Avx512 => Some(unsafe { x86::avx512::validate::<R>(bytes) }),
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: `level` returns AVX2 only where it found AVX2.
+        Level::Avx2 => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        // SAFETY: `level` returns SSE4.1 only where it found SSE4.1.
+        Level::Sse41 => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `level` returns NEON only where the build enables NEON.
+        Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
+        _ => None,
+    }
+}
+
+/// [`check_detected`], turning a failing block into the exact error.
+#[inline(always)]
+pub(crate) fn validate_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    Some(match check_detected::<R>(bytes)? {
+        Ok(()) => Ok(()),
+        Err(erred_at) => Err(exact::<R>(bytes, erred_at)),
+    })
+}
+
 /// Validates with the vector check at `level`, turning a failing block into
 /// the exact error; `None` when the level is not available.
-#[inline]
+#[inline(always)]
 pub(crate) fn validate_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     Some(match check_at::<R>(level, bytes)? {
         Ok(()) => Ok(()),
