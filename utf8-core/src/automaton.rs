@@ -1,6 +1,7 @@
 //! Running derived tables over bytes, with std's error semantics.
 
 use crate::Utf8Error;
+use crate::error::RulesetLabel;
 
 /// A view of one ruleset's derived tables (the `const` items that
 /// `utf8_macros::dfa_tables!` emits), with the validation loops over them.
@@ -14,6 +15,8 @@ pub struct Automaton {
     pub(crate) start: u8,
     pub(crate) dead: u8,
     pub(crate) accepting: &'static [bool],
+    /// What this automaton's errors say about the ruleset.
+    pub(crate) label: &'static RulesetLabel,
 }
 
 impl Automaton {
@@ -25,6 +28,7 @@ impl Automaton {
         start: u8,
         dead: u8,
         accepting: &'static [bool],
+        label: &'static RulesetLabel,
     ) -> Automaton {
         Automaton {
             byte_classes,
@@ -33,6 +37,7 @@ impl Automaton {
             start,
             dead,
             accepting,
+            label,
         }
     }
 
@@ -83,20 +88,25 @@ impl Automaton {
     /// The error for a dead state reached at `index`, given the end of the last
     /// complete sequence.
     #[inline]
-    pub(crate) const fn invalid(valid_up_to: usize, index: usize) -> Utf8Error {
+    pub(crate) const fn invalid(&self, valid_up_to: usize, index: usize) -> Utf8Error {
         // The bytes since the boundary were a valid prefix of a sequence; the
         // byte at `index` cannot continue it. With no such prefix the byte
         // itself cannot start one: a 1-byte error, as std counts it.
         let prefix = index - valid_up_to;
         let len = if prefix == 0 { 1 } else { prefix };
-        Utf8Error {
-            valid_up_to,
-            error_len: Some(if len > u8::MAX as usize {
-                u8::MAX
-            } else {
-                len as u8
-            }),
-        }
+        let len = if len > u8::MAX as usize {
+            u8::MAX
+        } else {
+            len as u8
+        };
+        Utf8Error::new(valid_up_to, Some(len), self.label)
+    }
+
+    /// The error for an input that ends inside a sequence starting at
+    /// `valid_up_to`.
+    #[inline]
+    pub(crate) const fn incomplete(&self, valid_up_to: usize) -> Utf8Error {
+        Utf8Error::new(valid_up_to, None, self.label)
     }
 
     /// Validates `bytes` one byte at a time; usable in `const` contexts.
@@ -121,7 +131,7 @@ impl Automaton {
         while index < bytes.len() {
             state = self.next(state, bytes[index]);
             if state == self.dead {
-                return Err(Self::invalid(valid_up_to, index));
+                return Err(self.invalid(valid_up_to, index));
             }
             index += 1;
             if self.is_accepting(state) {
@@ -131,10 +141,7 @@ impl Automaton {
         if self.is_accepting(state) {
             Ok(())
         } else {
-            Err(Utf8Error {
-                valid_up_to,
-                error_len: None,
-            })
+            Err(self.incomplete(valid_up_to))
         }
     }
 }

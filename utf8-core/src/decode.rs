@@ -3,7 +3,6 @@
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use crate::automaton::Automaton;
 use crate::ruleset::{Ruleset, Value};
 use crate::{Rfc3629, Utf8Error};
 
@@ -113,14 +112,11 @@ impl<R: Ruleset> Iterator for Decode<'_, R> {
         loop {
             let Some(&byte) = self.bytes.get(index) else {
                 self.position = self.bytes.len();
-                return Some(Err(Utf8Error {
-                    valid_up_to: start,
-                    error_len: None,
-                }));
+                return Some(Err(automaton.incomplete(start)));
             };
             state = automaton.next(state, byte);
             if state == automaton.dead {
-                let error = Automaton::invalid(start, index);
+                let error = automaton.invalid(start, index);
                 self.position = start + error.error_len().unwrap_or(1);
                 self.state = automaton.start;
                 return Some(Err(error));

@@ -4,12 +4,19 @@
 /// A dialect module's contents: the ruleset type over `crate::tables::$m`
 /// and free functions that forward to it.
 macro_rules! dialect {
-    ($(#[$doc:meta])* $name:ident = $m:ident) => {
+    ($(#[$doc:meta])* $name:ident = $m:ident, $title:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
         use crate::tables;
-        crate::ruleset!(@impl $name, ::core::stringify!($m), tables::$m);
+        crate::ruleset!(
+            @impl $name,
+            crate::error::RulesetLabel {
+                name: ::core::stringify!($m),
+                title: ::core::concat!($title, " (", ::core::stringify!($m), ")"),
+            },
+            tables::$m
+        );
         crate::ruleset!(@inherent pub $name);
 
         /// Checks `bytes` against this dialect.
@@ -71,7 +78,7 @@ pub mod cesu8 {
     //! ```
     dialect!(
         /// CESU-8.
-        Cesu8 = cesu8
+        Cesu8 = cesu8, "CESU-8"
     );
 }
 
@@ -93,7 +100,7 @@ pub mod mutf8 {
     //! ```
     dialect!(
         /// Modified UTF-8.
-        Mutf8 = mutf8
+        Mutf8 = mutf8, "modified UTF-8"
     );
 }
 
@@ -115,7 +122,7 @@ pub mod wtf8 {
     //! ```
     dialect!(
         /// WTF-8.
-        Wtf8 = wtf8
+        Wtf8 = wtf8, "WTF-8"
     );
 }
 
@@ -132,7 +139,7 @@ pub mod rfc2279 {
     //! ```
     dialect!(
         /// RFC 2279 UTF-8.
-        Rfc2279 = rfc2279
+        Rfc2279 = rfc2279, "RFC 2279 UTF-8"
     );
 }
 
@@ -155,6 +162,6 @@ pub mod legacy31 {
     //! ```
     dialect!(
         /// The 31-bit legacy form.
-        Legacy31 = legacy31
+        Legacy31 = legacy31, "31-bit legacy UTF-8"
     );
 }

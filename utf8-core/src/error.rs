@@ -8,8 +8,8 @@ use core::fmt;
 /// Where and how an input stops being valid.
 ///
 /// The two accessors mean exactly what they mean on [`core::str::Utf8Error`],
-/// and `Display` prints the same text (`Debug` too), so code can move between
-/// the two without changing its messages:
+/// and for RFC 3629 `Display` prints the same text (`Debug` too), so code can
+/// move between the two without changing its messages:
 ///
 /// - [`valid_up_to`](Utf8Error::valid_up_to): the length of the longest
 ///   prefix that is valid, i.e. the end of the last complete sequence;
@@ -65,13 +65,75 @@ use core::fmt;
 /// So a caller that wants only a yes or no pays, for the position, no more
 /// than those markers, and one that wants the position pays for finding it
 /// once, on the error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// # Errors name their ruleset
+///
+/// An error from a dialect or a ruleset of your own says which one it was
+/// checked against, in [`ruleset`](Utf8Error::ruleset) and in its text: a
+/// `00` byte is valid UTF-8 but not modified UTF-8, and the message says so.
+/// RFC 3629's errors print exactly what `core::str::Utf8Error` prints.
+///
+/// ```
+/// let e = utf8_core::mutf8::validate(b"abcde\x00").unwrap_err();
+/// assert_eq!(e.ruleset(), "mutf8");
+/// assert_eq!(e.to_string(), "invalid modified UTF-8 (mutf8) sequence of 1 bytes from index 5");
+/// assert_eq!(utf8_core::from_utf8(b"\xFF").unwrap_err().ruleset(), "rfc3629");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Utf8Error {
     pub(crate) valid_up_to: usize,
     pub(crate) error_len: Option<u8>,
+    /// A reference, not the two strings, so that the error stays three
+    /// words: it is returned by value from every validation path.
+    pub(crate) ruleset: &'static RulesetLabel,
+}
+
+/// What an error says about the ruleset it came from: the ruleset's
+/// [`NAME`](crate::Ruleset::NAME) and the words its messages use for its
+/// sequences. Public only for [`ruleset!`](crate::ruleset!)'s expansion.
+#[doc(hidden)]
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct RulesetLabel {
+    /// [`Ruleset::NAME`](crate::Ruleset::NAME).
+    pub name: &'static str,
+    /// "utf-8" for RFC 3629, as core's messages have it; "modified UTF-8
+    /// (mutf8)" for a dialect; a user ruleset's type name.
+    pub title: &'static str,
+}
+
+impl RulesetLabel {
+    /// The label of RFC 3629, whose errors print as core's do.
+    pub(crate) const RFC3629: RulesetLabel = RulesetLabel {
+        name: "rfc3629",
+        title: "utf-8",
+    };
 }
 
 impl Utf8Error {
+    /// The error at `valid_up_to`, with `error_len` as
+    /// [`error_len`](Self::error_len) reports it, under `ruleset`.
+    #[inline]
+    pub(crate) const fn new(
+        valid_up_to: usize,
+        error_len: Option<u8>,
+        ruleset: &'static RulesetLabel,
+    ) -> Utf8Error {
+        Utf8Error {
+            valid_up_to,
+            error_len,
+            ruleset,
+        }
+    }
+
+    /// The same error in an input that has `offset` more bytes before it.
+    #[inline]
+    pub(crate) const fn offset_by(self, offset: usize) -> Utf8Error {
+        Utf8Error {
+            valid_up_to: offset + self.valid_up_to,
+            ..self
+        }
+    }
+
     /// The length of the longest valid prefix: the index where the invalid or
     /// incomplete sequence starts.
     #[inline]
@@ -88,19 +150,49 @@ impl Utf8Error {
             None => None,
         }
     }
+
+    /// The [`NAME`](crate::Ruleset::NAME) of the ruleset the input was
+    /// checked against: `"rfc3629"` for [`from_utf8`](crate::from_utf8),
+    /// `"mutf8"` for [`mutf8::validate`](crate::mutf8::validate), a
+    /// [`ruleset!`](crate::ruleset!) type's name for its own.
+    ///
+    /// ```
+    /// let e = utf8_core::cesu8::validate("💖".as_bytes()).unwrap_err();
+    /// assert_eq!(e.ruleset(), "cesu8");
+    /// assert_eq!(e.to_string(), "invalid CESU-8 (cesu8) sequence of 1 bytes from index 0");
+    /// ```
+    #[inline]
+    pub const fn ruleset(&self) -> &'static str {
+        self.ruleset.name
+    }
+}
+
+impl fmt::Debug for Utf8Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = f.debug_struct("Utf8Error");
+        debug
+            .field("valid_up_to", &self.valid_up_to)
+            .field("error_len", &self.error_len);
+        // RFC 3629's errors print as core's, which have no such field.
+        if self.ruleset.name != RulesetLabel::RFC3629.name {
+            debug.field("ruleset", &self.ruleset.name);
+        }
+        debug.finish()
+    }
 }
 
 impl fmt::Display for Utf8Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let title = self.ruleset.title;
         match self.error_len {
             Some(len) => write!(
                 f,
-                "invalid utf-8 sequence of {len} bytes from index {}",
+                "invalid {title} sequence of {len} bytes from index {}",
                 self.valid_up_to
             ),
             None => write!(
                 f,
-                "incomplete utf-8 byte sequence from index {}",
+                "incomplete {title} byte sequence from index {}",
                 self.valid_up_to
             ),
         }
@@ -162,3 +254,84 @@ impl fmt::Display for FromUtf8Error {
 
 #[cfg(feature = "alloc")]
 impl core::error::Error for FromUtf8Error {}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::format;
+    use std::string::ToString;
+
+    use crate::{Ruleset, cesu8, mutf8, rfc2279, wtf8};
+
+    #[test]
+    fn a_zero_byte_under_mutf8_is_named_as_modified_utf8_not_as_utf8() {
+        let e = mutf8::validate(b"abcde\x00").unwrap_err();
+        assert_eq!(e.ruleset(), "mutf8");
+        assert_eq!(
+            e.to_string(),
+            "invalid modified UTF-8 (mutf8) sequence of 1 bytes from index 5"
+        );
+        assert_eq!(
+            format!("{e:?}"),
+            "Utf8Error { valid_up_to: 5, error_len: Some(1), ruleset: \"mutf8\" }"
+        );
+    }
+
+    #[test]
+    fn every_path_to_a_dialect_error_names_the_dialect() {
+        let bytes = b"a\xED\xA0\x80";
+        let streamed = {
+            let mut validator = cesu8::validator();
+            validator.update(bytes).and_then(|()| validator.finish())
+        };
+        let decoded = cesu8::decode(bytes).find_map(Result::err);
+        let constant = cesu8::validate_const(bytes);
+        for error in [streamed.err(), decoded, constant.err()] {
+            let error = error.expect("a lead surrogate alone is incomplete CESU-8");
+            assert_eq!(
+                error.to_string(),
+                "incomplete CESU-8 (cesu8) byte sequence from index 1"
+            );
+        }
+        let long = [&[b'a'; 300][..], b"\xF0\x9F\x92\x96"].concat();
+        assert_eq!(cesu8::validate(&long).unwrap_err().ruleset(), "cesu8");
+        assert_eq!(
+            wtf8::validate(b"\xFF").unwrap_err().ruleset(),
+            wtf8::Wtf8::NAME
+        );
+        assert_eq!(
+            rfc2279::validate(b"\xC0\x80").unwrap_err().ruleset(),
+            "rfc2279"
+        );
+    }
+
+    #[test]
+    fn rfc3629_errors_print_as_cores_do_in_display_and_debug() {
+        for bytes in [&b"ab\xE2\x82"[..], b"ab\xE2\x82A", b"\xFF"] {
+            let ours = crate::from_utf8(bytes).unwrap_err();
+            let core = core::str::from_utf8(bytes).unwrap_err();
+            assert_eq!(ours.to_string(), core.to_string());
+            assert_eq!(format!("{ours:?}"), format!("{core:?}"));
+            assert_eq!(ours.ruleset(), "rfc3629");
+        }
+    }
+
+    #[test]
+    fn an_error_stays_three_words() {
+        assert_eq!(
+            core::mem::size_of::<super::Utf8Error>(),
+            3 * core::mem::size_of::<usize>()
+        );
+    }
+
+    #[test]
+    fn errors_at_the_same_place_under_different_rulesets_differ() {
+        let utf8 = crate::from_utf8(b"\x00\xFF").unwrap_err();
+        let cesu8 = cesu8::validate(b"\x00\xFF").unwrap_err();
+        assert_eq!(
+            (utf8.valid_up_to(), utf8.error_len()),
+            (cesu8.valid_up_to(), cesu8.error_len())
+        );
+        assert_ne!(utf8, cesu8);
+    }
+}

@@ -123,6 +123,7 @@ pub use stream::Validator;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::automaton::Automaton;
+    pub use crate::error::RulesetLabel;
     pub use utf8_macros::dfa_tables;
 }
 
@@ -130,7 +131,7 @@ pub mod __private {
 /// generic type here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rfc3629;
-crate::ruleset!(@impl Rfc3629, "rfc3629", tables::rfc3629);
+crate::ruleset!(@impl Rfc3629, error::RulesetLabel::RFC3629, tables::rfc3629);
 crate::ruleset!(@inherent pub Rfc3629);
 
 /// Inputs shorter than this go to the shift DFA; longer ones to the vector
@@ -205,10 +206,7 @@ fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     };
     result
         .unwrap_or_else(|| shift::validate::<R>(rest))
-        .map_err(|e| Utf8Error {
-            valid_up_to: from + e.valid_up_to,
-            error_len: e.error_len,
-        })
+        .map_err(|e| e.offset_by(from))
 }
 
 /// [`validate`] for a piece of a stream that has been valid so far, where

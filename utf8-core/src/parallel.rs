@@ -39,7 +39,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::automaton::{Automaton, Progress};
+use crate::automaton::Progress;
 use crate::ruleset::Ruleset;
 use crate::{Rfc3629, Utf8Error};
 
@@ -179,11 +179,8 @@ impl<R: Ruleset> Summary<R> {
         let valid_up_to = entry.last_accept.unwrap_or(0);
         match entry.end {
             End::In(state) if automaton.is_accepting(state) => Ok(()),
-            End::In(_) => Err(Utf8Error {
-                valid_up_to,
-                error_len: None,
-            }),
-            End::DiedAt(at) => Err(Automaton::invalid(valid_up_to, at)),
+            End::In(_) => Err(automaton.incomplete(valid_up_to)),
+            End::DiedAt(at) => Err(automaton.invalid(valid_up_to, at)),
         }
     }
 

@@ -150,6 +150,8 @@ pub trait Ruleset {
 /// // A bell is not printable: one invalid byte at index 3.
 /// let e = PrintableAscii::validate(b"key\x07").unwrap_err();
 /// assert_eq!((e.valid_up_to(), e.error_len()), (3, Some(1)));
+/// // Its errors are named by the type.
+/// assert_eq!(e.to_string(), "invalid PrintableAscii sequence of 1 bytes from index 3");
 /// // The derivation proves these values are scalar values: they decode to `char`.
 /// let chars: Vec<char> = PrintableAscii::decode(b"a\t").map(Result::unwrap).collect();
 /// assert_eq!(chars, ['a', '\t']);
@@ -170,13 +172,20 @@ macro_rules! ruleset {
             mod tables {
                 $crate::__private::dfa_tables!($($spec)*);
             }
-            $crate::ruleset!(@impl $name, ::core::stringify!($name), tables);
+            $crate::ruleset!(
+                @impl $name,
+                $crate::__private::RulesetLabel {
+                    name: ::core::stringify!($name),
+                    title: ::core::stringify!($name),
+                },
+                tables
+            );
         };
         $crate::ruleset!(@inherent $vis $name);
     };
     (@impl $name:ident, $label:expr, $($tables:ident)::+) => {
         impl $crate::Ruleset for $name {
-            const NAME: &'static str = $label;
+            const NAME: &'static str = $label.name;
             type Value = $($tables)::+::Value;
             const AUTOMATON: $crate::__private::Automaton = $crate::__private::Automaton::new(
                 &$($tables)::+::BYTE_CLASSES,
@@ -185,6 +194,7 @@ macro_rules! ruleset {
                 $($tables)::+::START_STATE,
                 $($tables)::+::DEAD_STATE,
                 &$($tables)::+::ACCEPTING,
+                &$label,
             );
             type Row = $($tables)::+::ShiftRow;
             const SHIFT_AVAILABLE: bool = $($tables)::+::SHIFT_AVAILABLE;

@@ -3,7 +3,6 @@
 //! setting up vector registers.
 
 use crate::Utf8Error;
-use crate::automaton::Automaton;
 use crate::ruleset::{Ruleset, ShiftRow};
 
 /// Bytes per step of the ASCII skip and per check for the dead state.
@@ -143,7 +142,7 @@ fn lead_bytes<R: Ruleset>(
         if offset == R::SHIFT_DEAD {
             // The start state is the one accepting state here, so the last
             // return to it is where the valid prefix ends.
-            return Err(Automaton::invalid(boundary, at + i));
+            return Err(R::AUTOMATON.invalid(boundary, at + i));
         }
         if offset == R::SHIFT_START {
             boundary = at + i + 1;
@@ -160,7 +159,7 @@ fn lead_by_automaton<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
     for (i, &byte) in lead.iter().enumerate() {
         state = automaton.next(state, byte);
         if state == automaton.dead {
-            return Err(Automaton::invalid(boundary, i));
+            return Err(R::AUTOMATON.invalid(boundary, i));
         }
         if state == automaton.start {
             boundary = i + 1;
@@ -182,7 +181,7 @@ fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
         state = R::SHIFT_ROWS[byte as usize].step(state);
         let offset = state.and(mask);
         if offset == R::SHIFT_DEAD {
-            return Automaton::invalid(valid_up_to, i);
+            return R::AUTOMATON.invalid(valid_up_to, i);
         }
         if R::SHIFT_ACCEPTING.bit(offset) {
             valid_up_to = i + 1;
@@ -192,8 +191,5 @@ fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
         !R::SHIFT_ACCEPTING.bit(state.and(mask)),
         "exact() is only called on invalid input"
     );
-    Utf8Error {
-        valid_up_to,
-        error_len: None,
-    }
+    R::AUTOMATON.incomplete(valid_up_to)
 }

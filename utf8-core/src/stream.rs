@@ -3,7 +3,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::automaton::{Automaton, Progress};
+use crate::automaton::Progress;
 use crate::ruleset::Ruleset;
 use crate::{Rfc3629, Utf8Error};
 
@@ -104,10 +104,7 @@ impl<R: Ruleset> Validator<R> {
                     return self.run(last);
                 }
                 Err(error) if error.error_len().is_some() => {
-                    return Err(self.fail(Utf8Error {
-                        valid_up_to: self.read + error.valid_up_to(),
-                        error_len: error.error_len,
-                    }));
+                    return Err(self.fail(error.offset_by(self.read)));
                 }
                 Err(error) => {
                     // The piece ends inside a sequence, which starts at the end
@@ -131,10 +128,7 @@ impl<R: Ruleset> Validator<R> {
         if R::AUTOMATON.is_accepting(self.state) {
             Ok(())
         } else {
-            Err(Utf8Error {
-                valid_up_to: self.valid_up_to,
-                error_len: None,
-            })
+            Err(R::AUTOMATON.incomplete(self.valid_up_to))
         }
     }
 
@@ -167,7 +161,7 @@ impl<R: Ruleset> Validator<R> {
             }
             Err((index, last_accept)) => {
                 let valid_up_to = last_accept.map_or(self.valid_up_to, |end| self.read + end);
-                Err(self.fail(Automaton::invalid(valid_up_to, self.read + index)))
+                Err(self.fail(R::AUTOMATON.invalid(valid_up_to, self.read + index)))
             }
         }
     }
