@@ -23,6 +23,13 @@
 //!
 //! Everywhere else the verdicts and the decoded text must be equal; the tests
 //! below assert exactly that and, outside it, exactly the disagreement above.
+//!
+//! The conversions `cesu8::to_str` and `mutf8::to_str` must give what
+//! validating and decoding give (so they meet the crate exactly where
+//! decoding does), and borrow exactly when the crate does; `from_str` must
+//! give what the crate's `to_cesu8` and `to_java_cesu8` give, for every text.
+
+use std::borrow::Cow;
 
 use proptest::prelude::*;
 use utf8_core::{cesu8, mutf8};
@@ -57,6 +64,23 @@ fn has_four_byte_form(text: &str) -> bool {
 fn assert_cesu8_agrees(bytes: &[u8]) {
     let crate_result = ::cesu8::from_cesu8(bytes).ok();
     let ours = our_cesu8(bytes);
+    let converted = cesu8::to_str(bytes);
+    assert_eq!(
+        converted.as_deref().ok(),
+        ours.as_deref(),
+        "to_str {}",
+        Hex(bytes)
+    );
+    if let (Ok(converted), Some(by_crate)) = (&converted, &crate_result) {
+        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
+        assert_eq!(borrowed(converted), borrowed(by_crate), "{}", Hex(bytes));
+        assert_eq!(
+            cesu8::from_str(converted),
+            ::cesu8::to_cesu8(converted),
+            "{}",
+            Hex(bytes)
+        );
+    }
     match core::str::from_utf8(bytes) {
         // Disagreement 1.
         Ok(text) if has_four_byte_form(text) => {
@@ -75,6 +99,26 @@ fn assert_cesu8_agrees(bytes: &[u8]) {
 fn assert_mutf8_agrees(bytes: &[u8]) {
     let crate_result = ::cesu8::from_java_cesu8(bytes).ok();
     let ours = our_mutf8_units(bytes);
+    let decoded_text = ours
+        .as_ref()
+        .and_then(|units| String::from_utf16(units).ok());
+    let converted = mutf8::to_str(bytes);
+    assert_eq!(
+        converted.as_deref().ok(),
+        decoded_text.as_deref(),
+        "to_str {}",
+        Hex(bytes)
+    );
+    if let (Ok(converted), Some(by_crate)) = (&converted, &crate_result) {
+        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
+        assert_eq!(borrowed(converted), borrowed(by_crate), "{}", Hex(bytes));
+        assert_eq!(
+            mutf8::from_str(converted),
+            ::cesu8::to_java_cesu8(converted),
+            "{}",
+            Hex(bytes)
+        );
+    }
     match core::str::from_utf8(bytes) {
         // Disagreements 1 and 2.
         Ok(text) if has_four_byte_form(text) || text.contains('\0') => {
@@ -217,6 +261,12 @@ const SPLICES: &[&[u8]] = &[
 
 proptest! {
     #![proptest_config(utf8_tests::proptest_config(5_000))]
+
+    #[test]
+    fn from_str_writes_what_the_crate_writes(text in any::<String>()) {
+        prop_assert_eq!(cesu8::from_str(&text), ::cesu8::to_cesu8(&text));
+        prop_assert_eq!(mutf8::from_str(&text), ::cesu8::to_java_cesu8(&text));
+    }
 
     #[test]
     fn mutated_cesu8_and_modified_utf8(

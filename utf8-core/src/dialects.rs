@@ -80,6 +80,60 @@ pub mod cesu8 {
         /// CESU-8.
         Cesu8 = cesu8, "CESU-8"
     );
+    /// CESU-8 as UTF-8 text: borrowed when `bytes` are already UTF-8 (no
+    /// surrogate pair in them), otherwise with each pair, six bytes, written
+    /// as its character's four. `from_cesu8` of the `cesu8` crate, with
+    /// [`Utf8Error`](crate::Utf8Error)s that name CESU-8; a four-byte form is
+    /// an error here wherever it is (UTR #26 has none).
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use utf8_core::cesu8;
+    /// assert!(matches!(cesu8::to_str(b"caf\xC3\xA9"), Ok(Cow::Borrowed("café"))));
+    /// assert_eq!(cesu8::to_str(b"\xED\xA0\xBD\xED\xB2\x96!")?, "💖!");
+    /// let e = cesu8::to_str("💖".as_bytes()).unwrap_err();
+    /// assert_eq!(e.to_string(), "invalid CESU-8 (cesu8) sequence of 1 bytes from index 0");
+    /// # Ok::<(), utf8_core::Utf8Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::Utf8Error> {
+        crate::convert::to_str::<Cesu8>(bytes, crate::convert::Java::No)
+    }
+
+    /// [`to_str`] that never fails: each maximal invalid subpart (as
+    /// [`chunks`] finds them, and as `utf8 fix --ruleset cesu8` replaces
+    /// them) becomes U+FFFD. Borrowed when `bytes` are valid CESU-8 that is
+    /// UTF-8 as it stands.
+    ///
+    /// ```
+    /// use utf8_core::cesu8;
+    /// // A pair, then a lone lead surrogate and a four-byte form.
+    /// let bytes = b"\xED\xA0\xBD\xED\xB2\x96 \xED\xA0\xBD \xF0\x9F\x92\x96";
+    /// assert_eq!(cesu8::to_str_lossy(bytes), "💖 \u{FFFD} \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+        use crate::convert::{Pairs, to_str_lossy, utf8_is_cesu8};
+        to_str_lossy::<Cesu8>(bytes, utf8_is_cesu8, Pairs::Join)
+    }
+
+    /// `text` in CESU-8: each supplementary character as its surrogate
+    /// pair, six bytes; borrowed when there is none. `to_cesu8` of the
+    /// `cesu8` crate.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use utf8_core::cesu8;
+    /// assert!(matches!(cesu8::from_str("café"), Cow::Borrowed(b"caf\xC3\xA9")));
+    /// assert_eq!(cesu8::from_str("💖!"), &b"\xED\xA0\xBD\xED\xB2\x96!"[..]);
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn from_str(text: &str) -> alloc::borrow::Cow<'_, [u8]> {
+        crate::convert::from_str(text, false)
+    }
 }
 
 pub mod mutf8 {
@@ -102,6 +156,58 @@ pub mod mutf8 {
         /// Modified UTF-8.
         Mutf8 = mutf8, "modified UTF-8"
     );
+    /// Modified UTF-8 as UTF-8 text: borrowed when `bytes` are already
+    /// UTF-8 (no `C0 80`, no surrogate), otherwise with `C0 80` written as
+    /// `00` and each surrogate pair as its character's four bytes.
+    /// `from_java_cesu8` of the `cesu8` crate, with errors that name
+    /// modified UTF-8.
+    ///
+    /// A surrogate that is not half of a pair is valid modified UTF-8 (Java
+    /// strings may hold one) but no `str` can hold it: it is an error of
+    /// three bytes at its index, or, a lead surrogate that ends the input,
+    /// an incomplete one. [`to_str_lossy`] replaces it instead.
+    ///
+    /// ```
+    /// use utf8_core::mutf8;
+    /// assert_eq!(mutf8::to_str(b"a\xC0\x80\xED\xA0\xBD\xED\xB2\x96")?, "a\0💖");
+    /// let e = mutf8::to_str(b"a\xED\xB2\x96").unwrap_err();
+    /// assert_eq!((e.valid_up_to(), e.error_len(), e.ruleset()), (1, Some(3), "mutf8"));
+    /// # Ok::<(), utf8_core::Utf8Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::Utf8Error> {
+        crate::convert::to_str::<Mutf8>(bytes, crate::convert::Java::Yes)
+    }
+
+    /// [`to_str`] that never fails: each maximal invalid subpart (as
+    /// [`chunks`] finds them, and as `utf8 fix --ruleset mutf8` replaces
+    /// them) and each surrogate that is not half of a pair becomes U+FFFD.
+    ///
+    /// ```
+    /// use utf8_core::mutf8;
+    /// assert_eq!(mutf8::to_str_lossy(b"a\x00b\xED\xB2\x96c\xC0\x80"), "a\u{FFFD}b\u{FFFD}c\0");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+        use crate::convert::{Pairs, to_str_lossy, utf8_is_mutf8};
+        to_str_lossy::<Mutf8>(bytes, utf8_is_mutf8, Pairs::Join)
+    }
+
+    /// `text` in modified UTF-8: U+0000 as `C0 80`, each supplementary
+    /// character as its surrogate pair; borrowed when there is neither.
+    /// `to_java_cesu8` of the `cesu8` crate.
+    ///
+    /// ```
+    /// use utf8_core::mutf8;
+    /// assert_eq!(mutf8::from_str("a\0💖"), &b"a\xC0\x80\xED\xA0\xBD\xED\xB2\x96"[..]);
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn from_str(text: &str) -> alloc::borrow::Cow<'_, [u8]> {
+        crate::convert::from_str(text, true)
+    }
 }
 
 pub mod wtf8 {
@@ -124,6 +230,104 @@ pub mod wtf8 {
         /// WTF-8.
         Wtf8 = wtf8, "WTF-8"
     );
+    pub use crate::wide::EncodeWide;
+
+    /// WTF-8 as UTF-8 text, when it is: valid WTF-8 without surrogates is
+    /// UTF-8 as it stands, so this never copies. An unpaired surrogate is an
+    /// error of three bytes at its index (`Wtf8::as_str` of std's
+    /// internals says `None` there); [`to_str_lossy`] replaces it instead.
+    ///
+    /// ```
+    /// use utf8_core::wtf8;
+    /// assert_eq!(wtf8::to_str("café".as_bytes()), Ok("café"));
+    /// let e = wtf8::to_str(b"a\xED\xA0\x80").unwrap_err();
+    /// assert_eq!((e.valid_up_to(), e.error_len(), e.ruleset()), (1, Some(3), "wtf8"));
+    /// ```
+    pub fn to_str(bytes: &[u8]) -> Result<&str, crate::Utf8Error> {
+        let error = match crate::from_utf8(bytes) {
+            Ok(text) => return Ok(text),
+            Err(error) => error,
+        };
+        let at = error.valid_up_to();
+        let rest = &bytes[at..];
+        // UTF-8 and WTF-8 differ only in surrogates: where UTF-8 stops,
+        // either a surrogate starts or WTF-8 stops too.
+        if let [0xED, 0xA0..=0xBF, 0x80..=0xBF, ..] = rest {
+            return Err(crate::Utf8Error::new(
+                at,
+                Some(3),
+                <Wtf8 as crate::Ruleset>::AUTOMATON.label,
+            ));
+        }
+        match validate(rest) {
+            Err(error) => Err(error.offset_by(at)),
+            Ok(()) => unreachable!("WTF-8 accepts what UTF-8 rejects only at a surrogate"),
+        }
+    }
+
+    /// WTF-8 as UTF-8 text, with each unpaired surrogate replaced by U+FFFD
+    /// (as std's `OsStr::to_string_lossy` does on Windows) and each maximal
+    /// invalid subpart too (as `utf8 fix --ruleset wtf8` does); borrowed when
+    /// `bytes` are UTF-8.
+    ///
+    /// ```
+    /// use utf8_core::wtf8;
+    /// let bytes = wtf8::from_wide(&[0x61, 0xD800, 0x62]);
+    /// assert_eq!(wtf8::to_str_lossy(&bytes), "a\u{FFFD}b");
+    /// assert_eq!(wtf8::to_str_lossy(b"a\xFFb"), "a\u{FFFD}b");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+        use crate::convert::{Pairs, always, to_str_lossy};
+        to_str_lossy::<Wtf8>(bytes, always, Pairs::Apart)
+    }
+
+    /// The WTF-8 of potentially ill-formed UTF-16, as std's
+    /// `OsString::from_wide` makes it on Windows: a lead surrogate followed
+    /// by a trail surrogate is their character's four bytes, any other
+    /// surrogate three bytes of its own.
+    ///
+    /// ```
+    /// use utf8_core::wtf8;
+    /// assert_eq!(wtf8::from_wide(&[0xD83D, 0xDC96]), "💖".as_bytes());
+    /// assert_eq!(wtf8::from_wide(&[0xDC96, 0xD83D]), b"\xED\xB2\x96\xED\xA0\xBD");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn from_wide(units: &[u16]) -> alloc::vec::Vec<u8> {
+        crate::wide::from_wide(units)
+    }
+
+    /// The UTF-16 code units of WTF-8 `bytes`, once they are validated: std's
+    /// `OsStr::encode_wide` for bytes that may not be WTF-8.
+    ///
+    /// ```
+    /// use utf8_core::wtf8;
+    /// let units: Vec<u16> = wtf8::encode_wide(b"\xED\xA0\x80\xF0\x9F\x92\x96")?.collect();
+    /// assert_eq!(units, [0xD800, 0xD83D, 0xDC96]);
+    /// assert!(wtf8::encode_wide(b"\xED\xA0\x80\xED\xB0\x80").is_err());
+    /// # Ok::<(), utf8_core::Utf8Error>(())
+    /// ```
+    pub fn encode_wide(bytes: &[u8]) -> Result<EncodeWide<'_>, crate::Utf8Error> {
+        validate(bytes)?;
+        Ok(EncodeWide::new(bytes))
+    }
+
+    /// [`encode_wide`], collected: `bytes` as potentially ill-formed UTF-16,
+    /// the inverse of [`from_wide`].
+    ///
+    /// ```
+    /// use utf8_core::wtf8;
+    /// let units = [0x61, 0xDC00, 0xD83D, 0xDC96, 0xD800];
+    /// assert_eq!(wtf8::to_wide(&wtf8::from_wide(&units))?, units);
+    /// # Ok::<(), utf8_core::Utf8Error>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_wide(bytes: &[u8]) -> Result<alloc::vec::Vec<u16>, crate::Utf8Error> {
+        Ok(encode_wide(bytes)?.collect())
+    }
 }
 
 pub mod rfc2279 {
@@ -141,6 +345,23 @@ pub mod rfc2279 {
         /// RFC 2279 UTF-8.
         Rfc2279 = rfc2279, "RFC 2279 UTF-8"
     );
+    /// The text of `bytes` as UTF-8, with each maximal invalid subpart (as
+    /// [`chunks`] finds them, and as `utf8 fix --ruleset rfc2279` replaces
+    /// them), each surrogate and each value above U+10FFFF replaced by
+    /// U+FFFD; borrowed when `bytes` are UTF-8.
+    ///
+    /// ```
+    /// use utf8_core::rfc2279;
+    /// // A surrogate, a value above U+10FFFF, an overlong form.
+    /// let bytes = b"\xED\xA0\x80 \xF8\x88\x80\x80\x80 \xC0\x80";
+    /// assert_eq!(rfc2279::to_str_lossy(bytes), "\u{FFFD} \u{FFFD} \u{FFFD}\u{FFFD}");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+        use crate::convert::{Pairs, always, to_str_lossy};
+        to_str_lossy::<Rfc2279>(bytes, always, Pairs::Apart)
+    }
 }
 
 #[cfg(feature = "legacy-31bit")]
@@ -164,4 +385,20 @@ pub mod legacy31 {
         /// The 31-bit legacy form.
         Legacy31 = legacy31, "31-bit legacy UTF-8"
     );
+    /// The text of `bytes` as UTF-8, with each maximal invalid subpart (as
+    /// [`chunks`] finds them, and as `utf8 fix --ruleset legacy31` replaces
+    /// them), each surrogate and each value above U+10FFFF replaced by
+    /// U+FFFD; borrowed when `bytes` are UTF-8.
+    ///
+    /// ```
+    /// use utf8_core::legacy31;
+    /// let bytes = b"a\xFD\xBF\xBF\xBF\xBF\xBFb\xED\xA0\x80";
+    /// assert_eq!(legacy31::to_str_lossy(bytes), "a\u{FFFD}b\u{FFFD}\u{FFFD}\u{FFFD}");
+    /// ```
+    #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+    pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+        use crate::convert::{Pairs, always, to_str_lossy};
+        to_str_lossy::<Legacy31>(bytes, always, Pairs::Apart)
+    }
 }

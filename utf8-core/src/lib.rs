@@ -84,6 +84,8 @@ extern crate std;
 
 mod automaton;
 mod chunks;
+#[cfg(feature = "alloc")]
+mod convert;
 pub mod cpu;
 mod decode;
 mod dialects;
@@ -101,6 +103,7 @@ mod str_cast;
 mod stream;
 #[doc(hidden)]
 pub mod tables;
+mod wide;
 
 pub use chunks::{Chunk, Chunks, Utf8Chunk, Utf8Chunks};
 pub use decode::Decode;

@@ -1,0 +1,366 @@
+//! The dialects' conversions to and from UTF-8 and UTF-16, against
+//! references written from the definitions (`utf8_tests::dialect_text`),
+//! against std's UTF-16 conversions (`String::from_utf16`,
+//! `String::from_utf16_lossy`, `str::encode_utf16`), and the lossy
+//! conversions against a reference built on each dialect's chunks and
+//! decoded values. The `cesu8` crate's conversions are compared in
+//! `cesu8_crate.rs`.
+
+use std::borrow::Cow;
+
+use proptest::prelude::*;
+use utf8_core::{cesu8, legacy31, mutf8, rfc2279, wtf8};
+use utf8_tests::dialect_text::{cesu8_from_str, mutf8_from_str, mutf8_from_utf16, wtf8_from_utf16};
+use utf8_tests::{Hex, for_each_string, mutate, real_text_inputs};
+
+/// Every Unicode scalar value, in order.
+fn every_scalar_value() -> String {
+    (0..=0x10_FFFF).filter_map(char::from_u32).collect()
+}
+
+#[test]
+fn every_scalar_value_goes_to_cesu8_and_back_as_utr26_writes_it() {
+    let text = every_scalar_value();
+    let cesu = cesu8_from_str(&text);
+    assert_eq!(cesu8::from_str(&text), cesu.as_slice());
+    assert_eq!(cesu8::to_str(&cesu).as_deref(), Ok(text.as_str()));
+    assert_eq!(cesu8::to_str_lossy(&cesu), text);
+}
+
+#[test]
+fn every_scalar_value_goes_to_modified_utf8_and_back_as_the_jvms_writes_it() {
+    let text = every_scalar_value();
+    let java = mutf8_from_str(&text);
+    assert_eq!(mutf8::from_str(&text), java.as_slice());
+    assert_eq!(mutf8::to_str(&java).as_deref(), Ok(text.as_str()));
+    assert_eq!(mutf8::to_str_lossy(&java), text);
+}
+
+#[test]
+fn text_without_supplementary_characters_or_nulls_is_borrowed_both_ways() {
+    let text = "naïve café, ᚠᛇᚻ, 日本語";
+    for converted in [cesu8::from_str(text), mutf8::from_str(text)] {
+        assert!(matches!(converted, Cow::Borrowed(b) if b == text.as_bytes()));
+    }
+    for converted in [
+        cesu8::to_str(text.as_bytes()).expect("valid"),
+        mutf8::to_str(text.as_bytes()).expect("valid"),
+        cesu8::to_str_lossy(text.as_bytes()),
+        mutf8::to_str_lossy(text.as_bytes()),
+        wtf8::to_str_lossy(text.as_bytes()),
+        rfc2279::to_str_lossy(text.as_bytes()),
+    ] {
+        assert!(matches!(converted, Cow::Borrowed(t) if t == text));
+    }
+    assert!(matches!(mutf8::from_str("a\0"), Cow::Owned(_)));
+    assert!(matches!(cesu8::from_str("a\0"), Cow::Borrowed(_)));
+}
+
+/// The byte index in `mutf8_from_utf16(units)` of the first surrogate that
+/// is not half of a pair, and whether it is a lead surrogate ending the input.
+fn first_lone_surrogate(units: &[u16]) -> Option<(usize, bool)> {
+    let mut at = 0;
+    let mut index = 0;
+    while index < units.len() {
+        let unit = units[index];
+        let is_lead = (0xD800..=0xDBFF).contains(&unit);
+        let paired = is_lead
+            && units
+                .get(index + 1)
+                .is_some_and(|t| (0xDC00..=0xDFFF).contains(t));
+        if paired {
+            at += 6;
+            index += 2;
+            continue;
+        }
+        if (0xD800..=0xDFFF).contains(&unit) {
+            return Some((at, is_lead && index + 1 == units.len()));
+        }
+        at += mutf8_from_utf16(&[unit]).len();
+        index += 1;
+    }
+    None
+}
+
+fn assert_modified_utf8_of_units_converts_as_std(units: &[u16]) {
+    let bytes = mutf8_from_utf16(units);
+    let converted = mutf8::to_str(&bytes);
+    match (String::from_utf16(units), first_lone_surrogate(units)) {
+        (Ok(text), None) => assert_eq!(converted.as_deref(), Ok(text.as_str())),
+        (Err(_), Some((at, at_end))) => {
+            let e = converted.expect_err("a lone surrogate");
+            let len = if at_end { None } else { Some(3) };
+            assert_eq!(
+                (e.valid_up_to(), e.error_len()),
+                (at, len),
+                "{}",
+                Hex(&bytes)
+            );
+            assert_eq!(e.ruleset(), "mutf8");
+        }
+        (std, lone) => panic!("std says {std:?}, the reference {lone:?}"),
+    }
+    assert_eq!(mutf8::to_str_lossy(&bytes), String::from_utf16_lossy(units));
+}
+
+fn assert_wtf8_of_units_converts_as_std(units: &[u16]) {
+    let bytes = wtf8::from_wide(units);
+    assert_eq!(bytes, wtf8_from_utf16(units).0, "from_wide({units:X?})");
+    assert_eq!(wtf8::to_wide(&bytes).as_deref(), Ok(units));
+    let encoded = wtf8::encode_wide(&bytes).expect("from_wide writes WTF-8");
+    let (low, high) = encoded.size_hint();
+    assert!(low <= units.len() && high.is_some_and(|high| high >= units.len()));
+    match String::from_utf16(units) {
+        Ok(text) => assert_eq!(wtf8::to_str(&bytes), Ok(text.as_str())),
+        Err(_) => {
+            let e = wtf8::to_str(&bytes).expect_err("an unpaired surrogate");
+            let at = bytes.windows(2).position(|w| w[0] == 0xED && w[1] >= 0xA0);
+            assert_eq!((Some(e.valid_up_to()), e.error_len()), (at, Some(3)));
+        }
+    }
+    assert_eq!(wtf8::to_str_lossy(&bytes), String::from_utf16_lossy(units));
+}
+
+/// UTF-16 code units at every boundary that matters to the conversions.
+const UNITS: &[u16] = &[
+    0x0000, 0x0041, 0x007F, 0x0080, 0x07FF, 0x0800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000,
+    0xFFFF,
+];
+
+#[test]
+fn every_short_sequence_of_boundary_units_converts_as_std() {
+    let mut units = Vec::new();
+    for len in 0..=4u32 {
+        for mut n in 0..UNITS.len().pow(len) {
+            units.clear();
+            for _ in 0..len {
+                units.push(UNITS[n % UNITS.len()]);
+                n /= UNITS.len();
+            }
+            assert_wtf8_of_units_converts_as_std(&units);
+            assert_modified_utf8_of_units_converts_as_std(&units);
+        }
+    }
+}
+
+#[test]
+fn every_scalar_value_and_surrogate_goes_to_wtf8_and_back() {
+    let text = every_scalar_value();
+    let units: Vec<u16> = text.encode_utf16().collect();
+    assert_eq!(wtf8::from_wide(&units), text.as_bytes());
+    assert_eq!(wtf8::to_wide(text.as_bytes()).as_deref(), Ok(&units[..]));
+    for surrogate in 0xD800..=0xDFFF {
+        assert_wtf8_of_units_converts_as_std(&[surrogate]);
+        assert_wtf8_of_units_converts_as_std(&[0x61, surrogate, 0x62]);
+    }
+}
+
+#[test]
+fn wtf8_to_wide_rejects_what_validation_rejects_with_the_same_error() {
+    for bytes in [
+        &b"\xED\xA0\x80\xED\xB0\x80"[..],
+        b"a\xC0\x80",
+        b"\xF0\x9F\x92",
+    ] {
+        assert_eq!(
+            wtf8::to_wide(bytes),
+            Err(wtf8::validate(bytes).unwrap_err())
+        );
+        assert!(wtf8::encode_wide(bytes).is_err());
+    }
+}
+
+/// Reference lossy conversions: each dialect's chunks, their valid parts
+/// decoded value by value (`decode` is tested against the definitions in
+/// `dialects.rs`), a value `str` cannot hold and each invalid part replaced.
+mod reference {
+    use super::*;
+
+    const REPLACEMENT: char = char::REPLACEMENT_CHARACTER;
+
+    fn from_code_points(
+        bytes: &[u8],
+        chunks: utf8_core::Chunks<'_, impl utf8_core::Ruleset>,
+        decode: impl Fn(&[u8]) -> String,
+    ) -> String {
+        let _ = bytes;
+        let mut text = String::new();
+        for chunk in chunks {
+            text.push_str(&decode(chunk.valid()));
+            if !chunk.invalid().is_empty() {
+                text.push(REPLACEMENT);
+            }
+        }
+        text
+    }
+
+    fn scalar(value: u32) -> char {
+        char::from_u32(value).unwrap_or(REPLACEMENT)
+    }
+
+    pub fn cesu8(bytes: &[u8]) -> String {
+        from_code_points(bytes, cesu8::chunks(bytes), |valid| {
+            cesu8::decode(valid).map(|c| c.expect("valid")).collect()
+        })
+    }
+
+    pub fn mutf8(bytes: &[u8]) -> String {
+        from_code_points(bytes, mutf8::chunks(bytes), |valid| {
+            let units: Vec<u16> = mutf8::decode(valid)
+                .map(|unit| u16::try_from(unit.expect("valid")).expect("a code unit"))
+                .collect();
+            String::from_utf16_lossy(&units)
+        })
+    }
+
+    pub fn wtf8(bytes: &[u8]) -> String {
+        from_code_points(bytes, wtf8::chunks(bytes), |valid| {
+            wtf8::decode(valid)
+                .map(|v| scalar(v.expect("valid")))
+                .collect()
+        })
+    }
+
+    pub fn rfc2279(bytes: &[u8]) -> String {
+        from_code_points(bytes, rfc2279::chunks(bytes), |valid| {
+            rfc2279::decode(valid)
+                .map(|v| scalar(v.expect("valid")))
+                .collect()
+        })
+    }
+
+    pub fn legacy31(bytes: &[u8]) -> String {
+        from_code_points(bytes, legacy31::chunks(bytes), |valid| {
+            legacy31::decode(valid)
+                .map(|v| scalar(v.expect("valid")))
+                .collect()
+        })
+    }
+}
+
+fn assert_lossy_agrees(bytes: &[u8]) {
+    let cases: [(&str, Cow<'_, str>, String); 5] = [
+        ("cesu8", cesu8::to_str_lossy(bytes), reference::cesu8(bytes)),
+        ("mutf8", mutf8::to_str_lossy(bytes), reference::mutf8(bytes)),
+        ("wtf8", wtf8::to_str_lossy(bytes), reference::wtf8(bytes)),
+        (
+            "rfc2279",
+            rfc2279::to_str_lossy(bytes),
+            reference::rfc2279(bytes),
+        ),
+        (
+            "legacy31",
+            legacy31::to_str_lossy(bytes),
+            reference::legacy31(bytes),
+        ),
+    ];
+    for (name, ours, reference) in cases {
+        assert_eq!(ours, reference, "{name} {}", Hex(bytes));
+        if let Cow::Borrowed(text) = ours {
+            assert!(
+                core::ptr::eq(text.as_bytes(), bytes),
+                "{name} borrows its input"
+            );
+        }
+    }
+    // A strict conversion succeeds exactly when nothing is lost, and then
+    // says what the lossy one says.
+    for (strict, lossy) in [
+        (cesu8::to_str(bytes).ok(), cesu8::to_str_lossy(bytes)),
+        (mutf8::to_str(bytes).ok(), mutf8::to_str_lossy(bytes)),
+        (
+            wtf8::to_str(bytes).ok().map(Cow::Borrowed),
+            wtf8::to_str_lossy(bytes),
+        ),
+    ] {
+        if let Some(strict) = strict {
+            assert_eq!(strict, lossy, "{}", Hex(bytes));
+        }
+    }
+}
+
+/// Bytes at every boundary of the dialects' definitions.
+const REPRESENTATIVES: &[u8] = &[
+    0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
+    0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xF8, 0xFC, 0xFE, 0xFF,
+];
+
+#[test]
+fn lossy_conversions_of_every_short_string_over_representatives() {
+    for len in 1..=4 {
+        for_each_string(REPRESENTATIVES, len, assert_lossy_agrees);
+    }
+    let pair_bytes = [0x41, 0x80, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0, 0xED];
+    for_each_string(&pair_bytes, 6, assert_lossy_agrees);
+}
+
+#[test]
+fn lossy_conversions_of_the_corpus_and_stress_test() {
+    for bytes in real_text_inputs() {
+        assert_lossy_agrees(&bytes);
+        if let Ok(text) = core::str::from_utf8(&bytes) {
+            assert_lossy_agrees(&cesu8_from_str(text));
+            assert_lossy_agrees(&mutf8_from_str(text));
+            assert_eq!(cesu8::to_str(&cesu8::from_str(text)).as_deref(), Ok(text));
+            assert_eq!(mutf8::to_str(&mutf8::from_str(text)).as_deref(), Ok(text));
+        }
+    }
+}
+
+const SPLICES: &[&[u8]] = &[
+    b"\xED\xA0\x80",
+    b"\xED\xB0\x80",
+    b"\xF0\x9F\x92\x96",
+    b"\x00",
+    b"\xC0\x80",
+    b"\xF8\x88\x80\x80\x80",
+    b"\x80",
+];
+
+/// UTF-16 code units, surrogates often.
+fn units() -> impl Strategy<Value = Vec<u16>> {
+    let unit = prop_oneof![any::<u16>(), 0xD800..=0xDFFFu16, 0u16..0x80];
+    prop::collection::vec(unit, 0..64)
+}
+
+proptest! {
+    #![proptest_config(utf8_tests::proptest_config(3_000))]
+
+    #[test]
+    fn any_utf16_goes_to_wtf8_and_back_as_std_reads_it(units in units()) {
+        assert_wtf8_of_units_converts_as_std(&units);
+    }
+
+    #[test]
+    fn any_utf16_as_modified_utf8_converts_as_std_reads_it(units in units()) {
+        assert_modified_utf8_of_units_converts_as_std(&units);
+    }
+
+    #[test]
+    fn valid_wtf8_goes_to_utf16_and_back_unchanged(
+        text in any::<String>(),
+        mutations in prop::collection::vec(utf8_tests::mutation(SPLICES), 0..=3),
+    ) {
+        let mut bytes = text.into_bytes();
+        for mutation in &mutations {
+            mutate(&mut bytes, mutation);
+        }
+        match wtf8::to_wide(&bytes) {
+            Ok(units) => prop_assert_eq!(wtf8::from_wide(&units), bytes),
+            Err(e) => prop_assert_eq!(Err(e), wtf8::validate(&bytes)),
+        }
+    }
+
+    #[test]
+    fn lossy_conversions_of_mutated_dialect_text(
+        text in any::<String>(),
+        java in any::<bool>(),
+        mutations in prop::collection::vec(utf8_tests::mutation(SPLICES), 0..=3),
+    ) {
+        let mut bytes = if java { mutf8_from_str(&text) } else { cesu8_from_str(&text) };
+        for mutation in &mutations {
+            mutate(&mut bytes, mutation);
+        }
+        assert_lossy_agrees(&bytes);
+    }
+}

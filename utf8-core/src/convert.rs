@@ -1,0 +1,330 @@
+//! Conversions between the dialects and UTF-8 (`str`), and between WTF-8 and
+//! potentially ill-formed UTF-16.
+//!
+//! Every conversion to `str` has the same shape: one check on the fast
+//! path, the crate's vector [`from_utf8`](crate::from_utf8), which also
+//! proves the input needs no conversion when a cheap scan finds none of the
+//! few bytes that differ between the dialect and UTF-8. Otherwise the input
+//! is converted in one pass into a vector sized for the result, copying the
+//! runs between those bytes whole: the strict conversions ([`to_str`]) find
+//! the runs with `from_utf8` itself, the lossy ones ([`to_str_lossy`]) with
+//! the dialect's chunks.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::chunks::Chunks;
+use crate::ruleset::Ruleset;
+use crate::{Utf8Error, from_utf8};
+
+/// U+FFFD REPLACEMENT CHARACTER, what lossy conversions put in place of each
+/// maximal invalid subpart and of each value `str` cannot hold.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+/// How many bytes [`find`] tests at once: a width the compiler turns into a
+/// couple of vector compares and one mask test.
+const LANES: usize = 32;
+
+/// The index of the first byte for which `special` holds. Each block is
+/// tested whole, without an early exit, so that the test vectorizes; only a
+/// block with a hit is searched byte by byte.
+#[inline(always)]
+fn find(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
+    let (blocks, rest) = bytes.as_chunks::<LANES>();
+    for (index, block) in blocks.iter().enumerate() {
+        if block.iter().fold(false, |any, &byte| any | special(byte)) {
+            return block
+                .iter()
+                .position(|&byte| special(byte))
+                .map(|at| index * LANES + at);
+        }
+    }
+    rest.iter()
+        .position(|&byte| special(byte))
+        .map(|at| blocks.len() * LANES + at)
+}
+
+/// A first byte of a four-byte (or longer) form, which neither CESU-8 nor
+/// modified UTF-8 has.
+#[inline(always)]
+fn is_long_lead(byte: u8) -> bool {
+    byte >= 0xF0
+}
+
+/// Whether valid UTF-8 `bytes` are also valid CESU-8 and mean the same:
+/// so when no four-byte form is there (UTF-8 has no surrogates).
+#[inline]
+pub(crate) fn utf8_is_cesu8(bytes: &[u8]) -> bool {
+    find(bytes, is_long_lead).is_none()
+}
+
+/// Whether valid UTF-8 `bytes` are also valid modified UTF-8 and mean the
+/// same: as for CESU-8, and no `00` byte either.
+#[inline]
+pub(crate) fn utf8_is_mutf8(bytes: &[u8]) -> bool {
+    find(bytes, |byte| byte == 0 || is_long_lead(byte)).is_none()
+}
+
+/// Whether valid UTF-8 is valid under a superset of UTF-8 (WTF-8, RFC 2279,
+/// the 31-bit form): always.
+#[inline]
+pub(crate) fn always(_: &[u8]) -> bool {
+    true
+}
+
+/// Whether a lead surrogate immediately followed by a trail surrogate
+/// stands for one supplementary character.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pairs {
+    /// Yes: CESU-8 and modified UTF-8 write supplementary characters so.
+    Join,
+    /// No: in RFC 2279 each is a code point of its own (and WTF-8 has no
+    /// such pairs).
+    Apart,
+}
+
+/// The bytes where a valid run in any of the dialects stops being UTF-8 as it
+/// stands: `C0` (modified UTF-8's `C0 80`), `ED` (a surrogate, when `A0-BF`
+/// follows) and `F4-FD` (values above U+10FFFF, when the form allows them).
+#[inline(always)]
+fn may_differ(byte: u8) -> bool {
+    byte == 0xC0 || byte == 0xED || byte >= 0xF4
+}
+
+/// The value of the generalized UTF-8 sequence at the start of `bytes`, and
+/// its length: a lead byte's bits after its first zero, then six bits from
+/// each continuation byte. `bytes` must start with a whole sequence that some
+/// dialect accepted (the caller has validated it).
+#[inline(always)]
+fn code_point(bytes: &[u8]) -> (u32, usize) {
+    let lead = bytes[0];
+    let len = match lead.leading_ones() {
+        0 => return (u32::from(lead), 1),
+        ones => (ones as usize).clamp(2, 6),
+    };
+    let mut value = u32::from(lead & (0x7F >> len));
+    for &byte in &bytes[1..len.min(bytes.len())] {
+        value = (value << 6) | u32::from(byte & 0x3F);
+    }
+    (value, len)
+}
+
+/// Appends the UTF-8 of `valid`, bytes that one of the dialects accepted
+/// whole, to `out`: runs that are UTF-8 as they stand are copied, `C0 80`
+/// becomes `00`, a lead surrogate followed by a trail surrogate becomes the
+/// four-byte form of their character (with [`Pairs::Join`]), and any other
+/// surrogate or any value above U+10FFFF is replaced by U+FFFD.
+fn push_as_utf8(valid: &[u8], out: &mut Vec<u8>, pairs: Pairs) {
+    let mut at = 0;
+    while let Some(found) = find(&valid[at..], may_differ) {
+        let start = at + found;
+        out.extend_from_slice(&valid[at..start]);
+        let (value, len) = code_point(&valid[start..]);
+        at = start + len;
+        match value {
+            0xD800..=0xDBFF => {
+                let (trail, trail_len) = match valid.get(at..) {
+                    Some(next) if !next.is_empty() => code_point(next),
+                    _ => (0, 0),
+                };
+                if pairs == Pairs::Join && (0xDC00..=0xDFFF).contains(&trail) {
+                    let c = 0x1_0000 + ((value - 0xD800) << 10) + (trail - 0xDC00);
+                    push_char(c, out);
+                    at += trail_len;
+                } else {
+                    out.extend_from_slice(REPLACEMENT);
+                }
+            }
+            0xDC00..=0xDFFF => out.extend_from_slice(REPLACEMENT),
+            _ => push_char(value, out),
+        }
+    }
+    out.extend_from_slice(&valid[at..]);
+}
+
+/// Appends the UTF-8 of `value`, or U+FFFD if it is no scalar value.
+#[inline]
+fn push_char(value: u32, out: &mut Vec<u8>) {
+    let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
+    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+}
+
+/// `bytes`, converted by [`push_as_utf8`], as a `String`.
+///
+/// The result is UTF-8 by construction; it is checked again anyway, with the
+/// vector check, rather than trusted with `unsafe`: at the speed of that
+/// check the second pass costs a fraction of the conversion.
+fn into_string(bytes: Vec<u8>) -> String {
+    match crate::from_utf8_owned(bytes) {
+        Ok(text) => text,
+        Err(e) => unreachable!("a conversion wrote invalid UTF-8: {}", e.utf8_error()),
+    }
+}
+
+/// Which of CESU-8's two dialects a strict conversion reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Java {
+    /// CESU-8: `00` is U+0000.
+    No,
+    /// Modified UTF-8: U+0000 is `C0 80`, and `00` is invalid.
+    Yes,
+}
+
+/// The text of `bytes` in CESU-8 or modified UTF-8 (`R`, as `java` says) as
+/// a `str`, borrowed when the bytes are UTF-8 as they stand.
+///
+/// The crate's vector `from_utf8` finds each place where the input stops
+/// being UTF-8 (the dialects' own automata have no vector check); there a
+/// surrogate pair or `C0 80` is converted and the search goes on after it.
+/// The runs between are scanned, whole blocks at a time, for the bytes that
+/// UTF-8 allows and the dialect does not (`F0-FF`, and `00` in modified
+/// UTF-8). Anything else ends the conversion with `R`'s error, found by the
+/// automaton from that point on, or, for a surrogate that `R` accepts
+/// unpaired, the error [`lone_surrogate`] makes.
+pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str>, Utf8Error> {
+    let forbidden = |byte: u8| is_long_lead(byte) || (java == Java::Yes && byte == 0);
+    if let Ok(text) = from_utf8(bytes) {
+        return match find(bytes, forbidden) {
+            None => Ok(Cow::Borrowed(text)),
+            Some(at) => Err(first_error::<R>(bytes, at)),
+        };
+    }
+    // No conversion lengthens the text: 6 bytes become 4, 2 become 1.
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    loop {
+        let rest = &bytes[at..];
+        let (run, ended) = match from_utf8(rest) {
+            Ok(_) => (rest, true),
+            Err(e) => (&rest[..e.valid_up_to()], false),
+        };
+        if let Some(found) = find(run, forbidden) {
+            return Err(first_error::<R>(bytes, at + found));
+        }
+        out.extend_from_slice(run);
+        at += run.len();
+        if ended {
+            return Ok(Cow::Owned(into_string(out)));
+        }
+        let (c, len) = match bytes[at..] {
+            [
+                0xED,
+                lead @ 0xA0..=0xAF,
+                low @ 0x80..=0xBF,
+                0xED,
+                trail @ 0xB0..=0xBF,
+                tail @ 0x80..=0xBF,
+                ..,
+            ] => {
+                let high = (u32::from(lead & 0x0F) << 6) | u32::from(low & 0x3F);
+                let low = (u32::from(trail & 0x0F) << 6) | u32::from(tail & 0x3F);
+                (0x1_0000 + (high << 10) + low, 6)
+            }
+            [0xC0, 0x80, ..] if java == Java::Yes => (0, 2),
+            _ => return Err(first_error::<R>(bytes, at)),
+        };
+        push_char(c, &mut out);
+        at += len;
+    }
+}
+
+/// The error of a strict conversion that cannot go on at `at`, a sequence
+/// boundary of `R` up to which the input converted: `R`'s own error if the
+/// input is invalid right there, otherwise (`R` accepts what is there, so it
+/// is a surrogate without its other half) the one [`lone_surrogate`] makes.
+#[cold]
+#[inline(never)]
+fn first_error<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
+    match R::validate(&bytes[at..]) {
+        Err(e) if e.valid_up_to() == 0 => e.offset_by(at),
+        _ => lone_surrogate::<R>(bytes, at),
+    }
+}
+
+/// The error for the surrogate that is not half of a pair at `at`: three
+/// bytes that `str` cannot hold, or, for a lead surrogate that ends the
+/// input, an incomplete pair.
+#[cold]
+fn lone_surrogate<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
+    let is_lead = bytes.get(at + 1).is_some_and(|&byte| byte < 0xB0);
+    let error_len = if is_lead && at + 3 == bytes.len() {
+        None
+    } else {
+        Some(3)
+    };
+    Utf8Error::new(at, error_len, R::AUTOMATON.label)
+}
+
+/// The text of `bytes` in dialect `R` as a `str`, with each maximal invalid
+/// subpart under `R`, each surrogate that is not half of a pair and each
+/// value above U+10FFFF replaced by U+FFFD (each maximal invalid subpart as
+/// `utf8 fix --ruleset` replaces it); borrowed when `bytes` are UTF-8
+/// that `unchanged` says `R` reads the same.
+pub(crate) fn to_str_lossy<R: Ruleset>(
+    bytes: &[u8],
+    unchanged: fn(&[u8]) -> bool,
+    pairs: Pairs,
+) -> Cow<'_, str> {
+    if let Ok(text) = from_utf8(bytes)
+        && unchanged(bytes)
+    {
+        return Cow::Borrowed(text);
+    }
+    // Room for the text and for one replacement of a one-byte error.
+    let mut out = Vec::with_capacity(bytes.len() + 2);
+    for chunk in Chunks::<R>::new(bytes) {
+        push_as_utf8(chunk.valid(), &mut out, pairs);
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice(REPLACEMENT);
+        }
+    }
+    Cow::Owned(into_string(out))
+}
+
+/// Appends the surrogate pair of supplementary character `c`, each half as
+/// UTF-8 would encode a code point of its value (`ED A0-BF xx`).
+#[inline]
+fn push_pair(c: u32, out: &mut Vec<u8>) {
+    let offset = c - 0x1_0000;
+    for unit in [0xD800 | (offset >> 10), 0xDC00 | (offset & 0x3FF)] {
+        out.extend_from_slice(&[
+            0xED,
+            0x80 | ((unit >> 6) & 0x3F) as u8,
+            0x80 | (unit & 0x3F) as u8,
+        ]);
+    }
+}
+
+/// `text` in CESU-8 (`java`: modified UTF-8, with U+0000 as `C0 80`):
+/// borrowed when there is nothing to change, otherwise written in one pass
+/// into a vector of exactly the right size.
+pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
+    let bytes = text.as_bytes();
+    let special = |byte: u8| is_long_lead(byte) || (java && byte == 0);
+    let Some(first) = find(bytes, special) else {
+        return Cow::Borrowed(bytes);
+    };
+    // Four bytes become six, one becomes two.
+    let growth: usize = bytes[first..]
+        .iter()
+        .map(|&byte| usize::from(is_long_lead(byte)) * 2 + usize::from(java && byte == 0))
+        .sum();
+    let mut out = Vec::with_capacity(bytes.len() + growth);
+    let mut at = 0;
+    while let Some(found) = find(&bytes[at..], special) {
+        let start = at + found;
+        out.extend_from_slice(&bytes[at..start]);
+        if bytes[start] == 0 {
+            out.extend_from_slice(&[0xC0, 0x80]);
+            at = start + 1;
+        } else {
+            let (c, len) = code_point(&bytes[start..]);
+            push_pair(c, &mut out);
+            at = start + len;
+        }
+    }
+    out.extend_from_slice(&bytes[at..]);
+    debug_assert_eq!(out.len(), bytes.len() + growth);
+    Cow::Owned(out)
+}
