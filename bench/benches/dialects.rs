@@ -16,7 +16,15 @@
 //! therefore compare us with `core::str` on most files, and with a decoder
 //! on the others.
 //!
-//! Run: `cargo bench -p utf8-bench --bench dialects`.
+//! The `to_str` groups race the conversions to UTF-8 on the same inputs:
+//! `cesu8::to_str` and `mutf8::to_str` against `from_cesu8` and
+//! `from_java_cesu8`, whose `Cow<str>` results they match (the borrowed
+//! ones on files without pairs, new strings on the others). The `from_str`
+//! groups race `cesu8::from_str` and `mutf8::from_str` against `to_cesu8`
+//! and `to_java_cesu8`.
+//!
+//! Run: `cargo bench -p utf8-bench --bench dialects`; only the conversions:
+//! `cargo bench -p utf8-bench --bench dialects -- _str/`.
 
 use std::borrow::Cow;
 use std::hint::black_box;
@@ -89,6 +97,53 @@ const MUTF8: [Contender; 2] = [
     ("cesu8 crate", |b| cesu8::from_java_cesu8(b).is_ok()),
 ];
 
+type ToStr = for<'a> fn(&'a [u8]) -> Option<Cow<'a, str>>;
+type FromStr = for<'a> fn(&'a str) -> Cow<'a, [u8]>;
+
+const CESU8_TO_STR: [(&str, ToStr); 2] = [
+    ("utf8-core", |b| utf8_core::cesu8::to_str(b).ok()),
+    ("cesu8 crate", |b| cesu8::from_cesu8(b).ok()),
+];
+
+const MUTF8_TO_STR: [(&str, ToStr); 2] = [
+    ("utf8-core", |b| utf8_core::mutf8::to_str(b).ok()),
+    ("cesu8 crate", |b| cesu8::from_java_cesu8(b).ok()),
+];
+
+const CESU8_FROM_STR: [(&str, FromStr); 2] = [
+    ("utf8-core", utf8_core::cesu8::from_str),
+    ("cesu8 crate", cesu8::to_cesu8),
+];
+
+const MUTF8_FROM_STR: [(&str, FromStr); 2] = [
+    ("utf8-core", utf8_core::mutf8::from_str),
+    ("cesu8 crate", cesu8::to_java_cesu8),
+];
+
+/// The conversions, both ways, on `text` and its form in the dialect.
+fn bench_conversions(c: &mut Criterion, name: &str, text: &str) {
+    for (dialect, java, to_str, from_str) in [
+        ("cesu8", false, CESU8_TO_STR, CESU8_FROM_STR),
+        ("mutf8", true, MUTF8_TO_STR, MUTF8_FROM_STR),
+    ] {
+        let bytes = convert(text, java);
+        let mut group = c.benchmark_group(format!("{dialect}_to_str/{name}"));
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        for (contender, convert) in to_str {
+            assert_eq!(convert(&bytes).as_deref(), Some(text), "{contender}");
+            group.bench_function(contender, |b| b.iter(|| convert(black_box(&bytes))));
+        }
+        group.finish();
+        let mut group = c.benchmark_group(format!("{dialect}_from_str/{name}"));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        for (contender, convert) in from_str {
+            assert_eq!(&*convert(text), bytes.as_slice(), "{contender}");
+            group.bench_function(contender, |b| b.iter(|| convert(black_box(text))));
+        }
+        group.finish();
+    }
+}
+
 fn bench(c: &mut Criterion) {
     for (name, text) in corpus() {
         for (dialect, java, contenders, decode) in [
@@ -111,6 +166,7 @@ fn bench(c: &mut Criterion) {
             }
             group.finish();
         }
+        bench_conversions(c, &name, &text);
     }
 }
 
