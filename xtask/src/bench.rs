@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// One measurement read back from criterion's output.
 #[derive(Clone, Debug)]
@@ -23,6 +24,39 @@ impl Measurement {
     pub fn gb_per_s(&self) -> f64 {
         self.bytes as f64 / self.median_ns
     }
+}
+
+/// `cargo metadata` for the workspace at `root`: it knows where the build
+/// goes, whether `CARGO_TARGET_DIR`, a `.cargo/config.toml` or the default
+/// `target/` decides.
+pub fn metadata_command(root: &Path) -> Command {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args(["metadata", "--format-version", "1", "--no-deps"]);
+    command
+}
+
+/// The `target_directory` that `metadata` (a [`metadata_command`]) reports:
+/// where `cargo bench` leaves `criterion/`.
+pub fn target_dir(mut metadata: Command) -> Result<PathBuf, String> {
+    let output = metadata
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo metadata failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
+    json["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata names no target_directory".to_owned())
 }
 
 /// Reads every `new/benchmark.json` + `new/estimates.json` pair under `dir`.
@@ -178,6 +212,14 @@ const STREAMING: &str = "utf8-core streaming 4K";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_target_dir_is_where_cargo_target_dir_points() {
+        let elsewhere = std::env::temp_dir().join(format!("xtask-target-{}", std::process::id()));
+        let mut metadata = metadata_command(&crate::workspace_root());
+        metadata.env("CARGO_TARGET_DIR", &elsewhere);
+        assert_eq!(target_dir(metadata), Ok(elsewhere));
+    }
 
     #[test]
     fn reads_criterion_json_and_reports_ratios() {

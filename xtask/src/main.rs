@@ -52,7 +52,16 @@ fn main() -> ExitCode {
             }
         }
         ["bench", rest @ ..] if rest.len() <= 1 => {
-            let criterion_dir = root.join("target/criterion");
+            // `cargo bench` writes under the target directory, which
+            // CARGO_TARGET_DIR or a config file may put outside the checkout.
+            let target = match xtask::bench::target_dir(xtask::bench::metadata_command(&root)) {
+                Ok(target) => target,
+                Err(e) => {
+                    eprintln!("xtask: cannot find the target directory: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let criterion_dir = target.join("criterion");
             if rest != ["--report"] {
                 // Ratios are only meaningful within one run: drop earlier results.
                 if let Err(e) = std::fs::remove_dir_all(&criterion_dir)
@@ -61,8 +70,10 @@ fn main() -> ExitCode {
                     eprintln!("xtask: cannot clear {}: {e}", criterion_dir.display());
                     return ExitCode::from(3);
                 }
-                let log_path = root.join("target/bench.log");
-                let log = match std::fs::File::create(&log_path) {
+                let log_path = target.join("bench.log");
+                let log = std::fs::create_dir_all(&target)
+                    .and_then(|()| std::fs::File::create(&log_path));
+                let log = match log {
                     Ok(log) => log,
                     Err(e) => {
                         eprintln!("xtask: cannot create {}: {e}", log_path.display());
