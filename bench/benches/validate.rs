@@ -1,52 +1,101 @@
-//! This project against `core::str::from_utf8` and the `simdutf8` crate, in
-//! the same run, on the inputs of `utf8_bench::inputs()`.
+//! This project against `core::str::from_utf8`, the `simdutf8` crate and
+//! (with the `cpp-simdutf` feature) C++ simdutf, in the same run, on the
+//! inputs of `utf8_bench::inputs()`: each at the level its library picks for
+//! this CPU, and each vector level forced on its own where the CPU has it, to
+//! compare like with like.
 //!
-//! `cargo xtask bench` runs this and prints GB/s and ratios. Criterion's own
-//! output (and `target/criterion/report`) has the details.
+//! `cargo xtask bench` runs this and prints GB/s and ratios; it looks the
+//! contenders up by the names given here. Criterion's own output (and
+//! `$CARGO_TARGET_DIR/criterion/report`) has the details.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use utf8_bench::{Kind, inputs, read_only_pass};
-use utf8_core::paths::Path;
-use utf8_core::simd::Level;
+use utf8_core::cpu::{self, Level};
+use utf8_core::paths::{self, Path};
 
 type Validator = fn(&[u8]) -> bool;
 
 /// The piece size of the streaming contender: a typical read buffer.
 const STREAM_PIECE: usize = 4096;
 
-const CONTENDERS: [(&str, Validator); 7] = [
-    ("utf8-core", |b| utf8_core::from_utf8(b).is_ok()),
-    // The same input fed to the streaming validator a read buffer at a time.
-    ("utf8-core streaming 4K", |b| {
-        let mut validator = utf8_core::Validator::new();
-        b.chunks(STREAM_PIECE)
-            .all(|piece| validator.update(piece).is_ok())
-            && validator.finish().is_ok()
-    }),
-    // The AVX2 path on its own, to compare like with like where the CPU has AVX-512.
-    ("utf8-core avx2", |b| {
-        utf8_core::paths::rfc3629(Path::Simd(Level::Avx2), b)
-            .expect("an AVX2 CPU")
-            .is_ok()
-    }),
-    ("core::str", |b| core::str::from_utf8(b).is_ok()),
-    ("simdutf8::basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
-    ("simdutf8::compat", |b| {
-        simdutf8::compat::from_utf8(b).is_ok()
-    }),
-    ("utf8-core legacy31", |b| {
-        utf8_core::legacy31::validate(b).is_ok()
-    }),
-];
+/// Our vector check forced to one level; only listed where the CPU has it.
+fn utf8_core_at(level: Level, bytes: &[u8]) -> bool {
+    paths::rfc3629(Path::Simd(level), bytes)
+        .expect("a level this CPU supports")
+        .is_ok()
+}
+
+/// Every contender this build and CPU can run, in table order.
+fn contenders() -> Vec<(&'static str, Validator)> {
+    let mut all: Vec<(&'static str, Validator)> =
+        vec![("utf8-core", |b| utf8_core::from_utf8(b).is_ok())];
+    let forced: [(&'static str, Level, Validator); 3] = [
+        ("utf8-core AVX-512", Level::Avx512, |b| {
+            utf8_core_at(Level::Avx512, b)
+        }),
+        ("utf8-core AVX2", Level::Avx2, |b| {
+            utf8_core_at(Level::Avx2, b)
+        }),
+        ("utf8-core SSE4.1", Level::Sse41, |b| {
+            utf8_core_at(Level::Sse41, b)
+        }),
+    ];
+    all.extend(
+        forced
+            .into_iter()
+            .filter(|(_, level, _)| cpu::supports(*level))
+            .map(|(name, _, validate)| (name, validate)),
+    );
+    all.extend::<[(&'static str, Validator); 5]>([
+        // The same input fed to the streaming validator a read buffer at a time.
+        ("utf8-core streaming 4K", |b| {
+            let mut validator = utf8_core::Validator::new();
+            b.chunks(STREAM_PIECE)
+                .all(|piece| validator.update(piece).is_ok())
+                && validator.finish().is_ok()
+        }),
+        ("utf8-core legacy31", |b| {
+            utf8_core::legacy31::validate(b).is_ok()
+        }),
+        ("core::str", |b| core::str::from_utf8(b).is_ok()),
+        ("simdutf8::basic", |b| simdutf8::basic::from_utf8(b).is_ok()),
+        ("simdutf8::compat", |b| {
+            simdutf8::compat::from_utf8(b).is_ok()
+        }),
+    ]);
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    simdutf8_levels(&mut all);
+    #[cfg(feature = "cpp-simdutf")]
+    all.push(("C++ simdutf", simdutf::validate_utf8));
+    all
+}
+
+/// simdutf8's AVX2 and SSE4.2 validators on their own, where the CPU has them.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+fn simdutf8_levels(all: &mut Vec<(&'static str, Validator)>) {
+    use simdutf8::basic::imp::x86::{avx2, sse42};
+    if std::is_x86_feature_detected!("avx2") {
+        all.push(("simdutf8 AVX2", |b| {
+            // SAFETY: listed only after AVX2 was detected on this CPU.
+            unsafe { avx2::validate_utf8(b) }.is_ok()
+        }));
+    }
+    if std::is_x86_feature_detected!("sse4.2") {
+        all.push(("simdutf8 SSE4.2", |b| {
+            // SAFETY: listed only after SSE4.2 was detected on this CPU.
+            unsafe { sse42::validate_utf8(b) }.is_ok()
+        }));
+    }
+}
 
 fn bench(c: &mut Criterion) {
     for input in inputs() {
         let mut group = c.benchmark_group(&input.name);
         group.throughput(Throughput::Bytes(input.len() as u64));
-        for (name, validate) in CONTENDERS {
+        for (name, validate) in contenders() {
             match &input.kind {
                 Kind::Whole { bytes, valid } => {
                     // The legacy form accepts Latin-1 text that UTF-8 rejects; only
@@ -58,10 +107,14 @@ fn bench(c: &mut Criterion) {
                     group.bench_function(name, |b| b.iter(|| validate(black_box(bytes))));
                 }
                 Kind::Many(strings) => {
-                    // Short strings never reach the vector code, nor span two pieces.
-                    if name.contains("avx2") || name.contains("streaming") {
-                        continue;
-                    }
+                    // Every contender, forced levels too: the dispatching
+                    // ones answer short strings without vector code, and the
+                    // columns show what that is worth.
+                    assert!(
+                        strings.iter().all(|s| validate(s)),
+                        "{name} on {}",
+                        input.name
+                    );
                     group.bench_function(name, |b| {
                         b.iter(|| {
                             let mut ok = true;
