@@ -1,11 +1,13 @@
 //! `cargo xtask bench`: run the criterion benchmarks and summarise them as
-//! GB/s per input and contender, with ratios from the same run.
+//! GB/s per input and contender, with ratios from the same run, in one table
+//! (`table`) headed by the CPU it ran on.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitCode};
 
+mod table;
+
+pub use table::{Table, build};
 /// One measurement read back from criterion's output.
 #[derive(Clone, Debug)]
 pub struct Measurement {
@@ -71,9 +73,7 @@ pub fn read_criterion(dir: &Path) -> Vec<Measurement> {
             let path = entry.path();
             if path.is_dir() {
                 if path.file_name().is_some_and(|n| n == "new") {
-                    if let Some(m) = read_one(&path) {
-                        out.push(m);
-                    }
+                    out.extend(read_one(&path));
                 } else {
                     stack.push(path);
                 }
@@ -84,130 +84,226 @@ pub fn read_criterion(dir: &Path) -> Vec<Measurement> {
 }
 
 fn read_one(new: &Path) -> Option<Measurement> {
-    let benchmark = std::fs::read_to_string(new.join("benchmark.json")).ok()?;
-    let estimates = std::fs::read_to_string(new.join("estimates.json")).ok()?;
-    let median = &estimates[estimates.find("\"median\"")?..];
+    let json = |name: &str| -> Option<serde_json::Value> {
+        serde_json::from_slice(&std::fs::read(new.join(name)).ok()?).ok()
+    };
+    let benchmark = json("benchmark.json")?;
+    let estimates = json("estimates.json")?;
     Some(Measurement {
-        input: json_string(&benchmark, "group_id")?,
-        contender: json_string(&benchmark, "function_id")?,
-        bytes: json_number(&benchmark[benchmark.find("\"Bytes\"")?..], "Bytes")? as u64,
-        median_ns: json_number(median, "point_estimate")?,
+        input: benchmark["group_id"].as_str()?.to_owned(),
+        contender: benchmark["function_id"].as_str()?.to_owned(),
+        bytes: benchmark["throughput"]["Bytes"].as_u64()?,
+        median_ns: estimates["median"]["point_estimate"].as_f64()?,
     })
 }
 
-/// The string value of the first `"key":"..."` (criterion's ids need no escapes beyond `\"`).
-fn json_string(text: &str, key: &str) -> Option<String> {
-    let start = text.find(&format!("\"{key}\":\""))? + key.len() + 4;
-    let end = text[start..].find('"')? + start;
-    Some(text[start..end].to_owned())
-}
-
-fn json_number(text: &str, key: &str) -> Option<f64> {
-    let start = text.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let end = text[start..].find([',', '}'])? + start;
-    text[start..end].trim().parse().ok()
-}
-
-/// The GB/s table and the summary lines, as Markdown.
-pub fn report(measurements: &[Measurement]) -> String {
-    const ORDER: [&str; 7] = [
-        "utf8-core",
-        "core::str",
-        "simdutf8::basic",
-        "simdutf8::compat",
-        "utf8-core legacy31",
-        "utf8-core avx2",
-        "read-only pass",
-    ];
-    let mut by_input: BTreeMap<&str, BTreeMap<&str, &Measurement>> = BTreeMap::new();
-    for m in measurements {
-        by_input
-            .entry(&m.input)
-            .or_default()
-            .insert(&m.contender, m);
+/// The CPU as `/proc/cpuinfo` names it, and which of the vector levels that
+/// the benchmark forces it has.
+pub fn describe_cpu(cpuinfo: &str) -> String {
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == name).then(|| value.trim())
+        })
+    };
+    let model = field("model name").unwrap_or("an unnamed CPU");
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.split(':').next().is_some_and(|k| k.trim() == "processor"))
+        .count();
+    let flags: Vec<&str> = field("flags").unwrap_or("").split_whitespace().collect();
+    let (has, lacks): (Vec<_>, Vec<_>) = [
+        ("AVX-512", "avx512bw"),
+        ("AVX2", "avx2"),
+        ("SSE4.1", "sse4_1"),
+    ]
+    .into_iter()
+    .partition(|(_, flag)| flags.contains(flag));
+    let names = |levels: Vec<(&str, &str)>| {
+        levels
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let plural = if cpus == 1 { "" } else { "s" };
+    let mut out = format!("{model} ({cpus} logical CPU{plural})");
+    if !has.is_empty() {
+        out += &format!(", with {}", names(has));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "| input | bytes | utf8-core | core::str | simdutf8 basic | simdutf8 compat | legacy31 | utf8-core AVX2 only | read-only pass | ÷ basic | AVX2 ÷ basic | ÷ core::str | ÷ read-only |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-    );
-    let mut corpus_ratios = Vec::new();
-    let mut streaming_ratios = Vec::new();
-    for (input, row) in &by_input {
-        let gb = |c: &str| row.get(c).map(|m| m.gb_per_s());
-        let bytes = row.values().next().map_or(0, |m| m.bytes);
-        let cell = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |g| format!("{g:.2}"));
-        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-            (Some(a), Some(b)) => format!("{:.2}×", a / b),
-            _ => "–".to_owned(),
-        };
-        let ours = gb(ORDER[0]);
-        let _ = writeln!(
-            out,
-            "| {input} | {bytes} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            cell(ours),
-            cell(gb(ORDER[1])),
-            cell(gb(ORDER[2])),
-            cell(gb(ORDER[3])),
-            cell(gb(ORDER[4])),
-            cell(gb(ORDER[5])),
-            cell(gb(ORDER[6])),
-            ratio(ours, gb(ORDER[2])),
-            ratio(gb(ORDER[5]), gb(ORDER[2])),
-            ratio(ours, gb(ORDER[1])),
-            ratio(ours, gb(ORDER[6]))
-        );
-        let in_corpus = input.starts_with("lipsum/") || input.starts_with("wikipedia_mars/");
-        let valid = row.contains_key(ORDER[4]);
-        if let (true, true, Some(a), Some(b)) = (in_corpus, valid, ours, gb(ORDER[2])) {
-            corpus_ratios.push((input.to_string(), a / b, gb(ORDER[5]).map(|c| c / b)));
-        }
-        if let (true, true, Some(one_shot), Some(streaming)) =
-            (in_corpus, valid, ours, gb(STREAMING))
-        {
-            streaming_ratios.push((input.to_string(), streaming / one_shot));
-        }
-    }
-    if !corpus_ratios.is_empty() {
-        let geomean = |ratios: &[f64]| {
-            (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp()
-        };
-        let ours: Vec<f64> = corpus_ratios.iter().map(|r| r.1).collect();
-        let (worst_input, worst, _) = corpus_ratios
-            .iter()
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .expect("non-empty");
-        let _ = writeln!(
-            out,
-            "\nValid corpus ({} files): geometric mean {:.2}× simdutf8::basic; lowest {worst:.2}× ({worst_input}).",
-            corpus_ratios.len(),
-            geomean(&ours)
-        );
-        let avx2: Vec<f64> = corpus_ratios.iter().filter_map(|r| r.2).collect();
-        if avx2.len() == corpus_ratios.len() {
-            let lowest = avx2.iter().copied().fold(f64::INFINITY, f64::min);
-            let _ = writeln!(
-                out,
-                "AVX2 path alone: geometric mean {:.2}× simdutf8::basic; lowest {lowest:.2}×.",
-                geomean(&avx2)
-            );
-        }
-    }
-    if let Some((slowest_input, slowest)) =
-        streaming_ratios.iter().min_by(|a, b| a.1.total_cmp(&b.1))
-    {
-        let ratios: Vec<f64> = streaming_ratios.iter().map(|r| r.1).collect();
-        let geomean = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
-        let _ = writeln!(
-            out,
-            "Streaming in 4 KiB pieces: geometric mean {geomean:.2}× one-shot utf8-core; lowest {slowest:.2}× ({slowest_input})."
-        );
+    if !lacks.is_empty() {
+        out += &format!(", without {}", names(lacks));
     }
     out
 }
 
-/// The streaming contender of the benchmark.
-const STREAMING: &str = "utf8-core streaming 4K";
+/// This machine's CPU, from `/proc/cpuinfo` where there is one (Linux).
+pub fn this_cpu() -> String {
+    match std::fs::read_to_string("/proc/cpuinfo") {
+        Ok(cpuinfo) => describe_cpu(&cpuinfo),
+        Err(_) => "a CPU this command cannot name (no /proc/cpuinfo)".to_owned(),
+    }
+}
+
+/// Whether a C++ compiler is at hand for the `simdutf` crate's build: the
+/// one `CXX` names, or `c++`, which is what its build script (the `cc`
+/// crate) falls back to.
+pub fn cxx_found() -> bool {
+    if std::env::var_os("CXX").is_some_and(|cxx| !cxx.is_empty()) {
+        return true;
+    }
+    Command::new("c++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The report: the machine, what the abbreviations mean, the table.
+pub fn report(measurements: &[Measurement], cpu: &str) -> String {
+    format!(
+        "Measured on {cpu}.\n\
+         GB/s (10^9 bytes per second, criterion's median). AVX-512, AVX2, SSE4.1: \
+         utf8-core's vector check forced to that level; s8: simdutf8 (basic and compat \
+         pick their level, AVX2 and SSE4.2 forced); C++: C++ simdutf through the simdutf \
+         crate; read-only: an AVX2 pass that only reads every byte; \
+         {}: not measured (a level this CPU lacks, or C++ simdutf not built).\n\n{}",
+        table::MISSING,
+        build(measurements).to_markdown()
+    )
+}
+
+/// How `cargo xtask bench` was asked to run.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Mode<'a> {
+    /// Run the benchmarks (briefly with `quick`), those matching `filter` only if given.
+    Run {
+        /// Shorter warm-up and measurement: a few minutes in all, noisier.
+        quick: bool,
+        /// Criterion's filter, a regular expression over benchmark ids.
+        filter: Option<&'a str>,
+    },
+    /// Print the table of the last run.
+    Report,
+}
+
+impl<'a> Mode<'a> {
+    /// `[--quick] [FILTER]` or `--report`; `None` for anything else.
+    pub fn parse(args: &[&'a str]) -> Option<Mode<'a>> {
+        match args {
+            ["--report"] => Some(Mode::Report),
+            ["--quick", rest @ ..] => match Mode::parse(rest)? {
+                Mode::Run {
+                    quick: false,
+                    filter,
+                } => Some(Mode::Run {
+                    quick: true,
+                    filter,
+                }),
+                _ => None,
+            },
+            [] => Some(Mode::Run {
+                quick: false,
+                filter: None,
+            }),
+            [filter] if !filter.starts_with('-') => Some(Mode::Run {
+                quick: false,
+                filter: Some(filter),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Criterion's times for `--quick`, in seconds: warm-up, measurement.
+const QUICK: [&str; 4] = ["--warm-up-time", "0.1", "--measurement-time", "0.3"];
+
+/// `cargo bench` on the validate benchmark, criterion's output into `log`;
+/// with C++ simdutf when `cpp` is set.
+fn run_criterion(root: &Path, mode: &Mode, cpp: bool, log: std::fs::File) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args(["bench", "-p", "utf8-bench", "--bench", "validate"]);
+    if cpp {
+        command.args(["--features", "cpp-simdutf"]);
+    }
+    command.arg("--");
+    if let Mode::Run { quick, filter } = mode {
+        if *quick {
+            command.args(QUICK);
+        }
+        command.args(filter);
+    }
+    match command.stdout(log).status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("cargo bench failed ({status})")),
+        Err(e) => Err(format!("cannot run cargo bench: {e}")),
+    }
+}
+
+/// Runs the benchmarks into `target`'s `criterion/`, which is cleared first:
+/// ratios are only meaningful within one run.
+fn run_benchmarks(root: &Path, target: &Path, mode: &Mode) -> Result<(), (u8, String)> {
+    let criterion_dir = target.join("criterion");
+    if let Err(e) = std::fs::remove_dir_all(&criterion_dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err((3, format!("cannot clear {}: {e}", criterion_dir.display())));
+    }
+    let log_path = target.join("bench.log");
+    let log = std::fs::create_dir_all(target)
+        .and_then(|()| std::fs::File::create(&log_path))
+        .map_err(|e| (3, format!("cannot create {}: {e}", log_path.display())))?;
+    let cpp = cxx_found();
+    if !cpp {
+        eprintln!(
+            "no C++ compiler found (`c++ --version` failed and CXX is unset): \
+             C++ simdutf is not built, and its column stays empty"
+        );
+    }
+    eprintln!(
+        "running the benchmarks; criterion's output goes to {}",
+        log_path.display()
+    );
+    run_criterion(root, mode, cpp, log).map_err(|e| (1, format!("{e}; see {}", log_path.display())))
+}
+
+/// `cargo xtask bench ARGS`: run (unless `--report`), then print the table.
+pub fn run(root: &Path, args: &[&str]) -> ExitCode {
+    let Some(mode) = Mode::parse(args) else {
+        eprintln!(
+            "xtask: unknown arguments {args:?}; cargo xtask bench [--quick] [FILTER] | --report"
+        );
+        return ExitCode::from(2);
+    };
+    // `cargo bench` writes under the target directory, which
+    // CARGO_TARGET_DIR or a config file may put outside the checkout.
+    let target = match target_dir(metadata_command(root)) {
+        Ok(target) => target,
+        Err(e) => {
+            eprintln!("xtask: cannot find the target directory: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if mode != Mode::Report
+        && let Err((status, e)) = run_benchmarks(root, &target, &mode)
+    {
+        eprintln!("xtask: {e}");
+        return ExitCode::from(status);
+    }
+    let criterion_dir = target.join("criterion");
+    let measurements = read_criterion(&criterion_dir);
+    if measurements.is_empty() {
+        eprintln!(
+            "xtask: no benchmark results under {}",
+            criterion_dir.display()
+        );
+        return ExitCode::from(1);
+    }
+    print!("{}", report(&measurements, &this_cpu()));
+    ExitCode::SUCCESS
+}
 
 #[cfg(test)]
 mod tests {
@@ -222,18 +318,12 @@ mod tests {
     }
 
     #[test]
-    fn reads_criterion_json_and_reports_ratios() {
+    fn reads_criterion_json_back_as_measurements() {
         let dir = std::env::temp_dir().join(format!("xtask-bench-test-{}", std::process::id()));
-        for (contender, ns) in [
-            ("utf8-core", 1000.0),
-            ("simdutf8::basic", 2000.0),
-            ("utf8-core legacy31", 1500.0),
-            ("utf8-core avx2", 1600.0),
-            ("utf8-core streaming 4K", 1100.0),
-        ] {
+        for (contender, ns) in [("utf8-core", 1000.0), ("C++ simdutf", 2000.0)] {
             let new = dir
                 .join("lipsum_Arabic")
-                .join(contender.replace(':', "_"))
+                .join(contender.replace([':', ' ', '+'], "_"))
                 .join("new");
             std::fs::create_dir_all(&new).unwrap();
             std::fs::write(
@@ -247,29 +337,58 @@ mod tests {
             )
             .unwrap();
         }
-        let measurements = read_criterion(&dir);
+        let mut measurements = read_criterion(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(measurements.len(), 5);
-        let ours = measurements
+        measurements.sort_by(|a, b| a.contender.cmp(&b.contender));
+        let read: Vec<_> = measurements
             .iter()
-            .find(|m| m.contender == "utf8-core")
-            .unwrap();
-        assert_eq!((ours.bytes, ours.median_ns), (8000, 1000.0));
-        assert_eq!(ours.gb_per_s(), 8.0);
-        let table = report(&measurements);
-        assert!(
-            table.contains(
-                "| lipsum/Arabic | 8000 | 8.00 | – | 4.00 | – | 5.33 | 5.00 | – | 2.00× | 1.25× | – | – |"
-            ),
-            "{table}"
+            .map(|m| {
+                (
+                    m.input.as_str(),
+                    m.contender.as_str(),
+                    m.bytes,
+                    m.gb_per_s(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("lipsum/Arabic", "C++ simdutf", 8000, 4.0),
+                ("lipsum/Arabic", "utf8-core", 8000, 8.0)
+            ]
         );
-        assert!(
-            table.contains("geometric mean 2.00× simdutf8::basic")
-                && table.contains("AVX2 path alone: geometric mean 1.25× simdutf8::basic")
-                && table.contains(
-                    "Streaming in 4 KiB pieces: geometric mean 0.91× one-shot utf8-core; lowest 0.91× (lipsum/Arabic)."
-                ),
-            "{table}"
+    }
+
+    #[test]
+    fn the_cpu_is_named_with_the_levels_it_has_and_lacks() {
+        let cpuinfo = "processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu sse4_1 sse4_2 avx2 bmi2\n\n\
+                       processor\t: 1\nmodel name\t: AMD EPYC\nflags\t\t: fpu sse4_1 sse4_2 avx2 bmi2\n";
+        assert_eq!(
+            describe_cpu(cpuinfo),
+            "AMD EPYC (2 logical CPUs), with AVX2, SSE4.1, without AVX-512"
         );
+        let avx512 =
+            "processor : 0\nmodel name : Intel Xeon\nflags : avx512f avx512bw avx2 sse4_1\n";
+        assert_eq!(
+            describe_cpu(avx512),
+            "Intel Xeon (1 logical CPU), with AVX-512, AVX2, SSE4.1"
+        );
+    }
+
+    #[test]
+    fn arguments_choose_a_full_run_a_quick_one_or_the_last_report() {
+        let run = |quick, filter| Some(Mode::Run { quick, filter });
+        assert_eq!(Mode::parse(&[]), run(false, None));
+        assert_eq!(Mode::parse(&["lipsum"]), run(false, Some("lipsum")));
+        assert_eq!(Mode::parse(&["--quick"]), run(true, None));
+        assert_eq!(
+            Mode::parse(&["--quick", "lipsum"]),
+            run(true, Some("lipsum"))
+        );
+        assert_eq!(Mode::parse(&["--report"]), Some(Mode::Report));
+        assert_eq!(Mode::parse(&["--quick", "--report"]), None);
+        assert_eq!(Mode::parse(&["--quick", "--quick"]), None);
+        assert_eq!(Mode::parse(&["a", "b"]), None);
     }
 }

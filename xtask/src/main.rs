@@ -5,8 +5,10 @@
 //!   shell completions (`utf8-cli/completions/`) and man pages
 //!   (`utf8-cli/man/`) from its clap definition.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
-//! - `bench [FILTER]`: run the benchmarks (criterion, release build) and print
-//!   GB/s per input and contender with ratios, as Markdown.
+//! - `bench [--quick] [FILTER]`: run the benchmarks (criterion, release
+//!   build; with C++ simdutf where a C++ compiler is found) and print GB/s
+//!   per input, contender and vector level with ratios, as one Markdown
+//!   table headed by the CPU; `--quick` measures briefly (a few minutes).
 //! - `bench --report`: print that table from the last run without running.
 //!
 //! Exit status: 0 done, 1 stale files found by `--check` (or the benchmarks
@@ -14,7 +16,7 @@
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask bench [FILTER | --report]";
+const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,72 +53,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
-        ["bench", rest @ ..] if rest.len() <= 1 => {
-            // `cargo bench` writes under the target directory, which
-            // CARGO_TARGET_DIR or a config file may put outside the checkout.
-            let target = match xtask::bench::target_dir(xtask::bench::metadata_command(&root)) {
-                Ok(target) => target,
-                Err(e) => {
-                    eprintln!("xtask: cannot find the target directory: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let criterion_dir = target.join("criterion");
-            if rest != ["--report"] {
-                // Ratios are only meaningful within one run: drop earlier results.
-                if let Err(e) = std::fs::remove_dir_all(&criterion_dir)
-                    && e.kind() != std::io::ErrorKind::NotFound
-                {
-                    eprintln!("xtask: cannot clear {}: {e}", criterion_dir.display());
-                    return ExitCode::from(3);
-                }
-                let log_path = target.join("bench.log");
-                let log = std::fs::create_dir_all(&target)
-                    .and_then(|()| std::fs::File::create(&log_path));
-                let log = match log {
-                    Ok(log) => log,
-                    Err(e) => {
-                        eprintln!("xtask: cannot create {}: {e}", log_path.display());
-                        return ExitCode::from(3);
-                    }
-                };
-                eprintln!(
-                    "running the benchmarks; criterion's output goes to {}",
-                    log_path.display()
-                );
-                let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-                let status = std::process::Command::new(cargo)
-                    .current_dir(&root)
-                    .args(["bench", "-p", "utf8-bench", "--bench", "validate", "--"])
-                    .args(rest)
-                    .stdout(log)
-                    .status();
-                match status {
-                    Ok(status) if status.success() => {}
-                    Ok(status) => {
-                        eprintln!(
-                            "xtask: cargo bench failed ({status}); see {}",
-                            log_path.display()
-                        );
-                        return ExitCode::from(1);
-                    }
-                    Err(e) => {
-                        eprintln!("xtask: cannot run cargo bench: {e}");
-                        return ExitCode::from(1);
-                    }
-                }
-            }
-            let measurements = xtask::bench::read_criterion(&criterion_dir);
-            if measurements.is_empty() {
-                eprintln!(
-                    "xtask: no benchmark results under {}",
-                    criterion_dir.display()
-                );
-                return ExitCode::from(1);
-            }
-            print!("{}", xtask::bench::report(&measurements));
-            ExitCode::SUCCESS
-        }
+        ["bench", rest @ ..] => xtask::bench::run(&root, rest),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
