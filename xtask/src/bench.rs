@@ -217,7 +217,7 @@ impl<'a> Mode<'a> {
 /// Criterion's times for `--quick`, in seconds: warm-up, measurement.
 const QUICK: [&str; 4] = ["--warm-up-time", "0.1", "--measurement-time", "0.3"];
 
-/// `cargo bench` on the validate benchmark, criterion's output into `log`;
+/// `cargo bench` on the validate benchmark, its output and criterion's into `log`;
 /// with C++ simdutf when `cpp` is set.
 fn run_criterion(root: &Path, mode: &Mode, cpp: bool, log: std::fs::File) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -235,7 +235,11 @@ fn run_criterion(root: &Path, mode: &Mode, cpp: bool, log: std::fs::File) -> Res
         }
         command.args(filter);
     }
-    match command.stdout(log).status() {
+    // Criterion reports its progress on stderr: the log takes both.
+    let log_err = log
+        .try_clone()
+        .map_err(|e| format!("cannot share the log with stderr: {e}"))?;
+    match command.stdout(log).stderr(log_err).status() {
         Ok(status) if status.success() => Ok(()),
         Ok(status) => Err(format!("cargo bench failed ({status})")),
         Err(e) => Err(format!("cannot run cargo bench: {e}")),
