@@ -30,32 +30,13 @@ pub struct MinimalDfa {
 impl MinimalDfa {
     /// Minimizes `dfa`.
     pub fn new(dfa: &Dfa) -> MinimalDfa {
-        let count = dfa.state_count();
-        let mut block: Vec<u32> = (0..count)
-            .map(|s| u32::from(dfa.is_accepting(s as StateId)))
-            .collect();
-        let mut block_count = renumber_by_first_appearance(&mut block);
-        let mut rounds = 0;
-        loop {
-            rounds += 1;
-            let mut signatures: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
-            let mut refined = vec![0u32; count];
-            for state in 0..count {
-                let row: Vec<u32> = dfa
-                    .row(state as StateId)
-                    .iter()
-                    .map(|&t| block[t as usize])
-                    .collect();
-                let next_id = signatures.len() as u32;
-                refined[state] = *signatures.entry((block[state], row)).or_insert(next_id);
-            }
-            let refined_count = renumber_by_first_appearance(&mut refined);
-            block = refined;
-            if refined_count == block_count {
-                break;
-            }
-            block_count = refined_count;
-        }
+        let partitions = refinement(dfa);
+        let rounds = partitions.len() - 1;
+        let block = partitions
+            .into_iter()
+            .next_back()
+            .expect("one partition at least");
+        let blocks = block_count(&block);
 
         // Canonical order: breadth-first from the start's block, dead block last.
         let is_dead = |b: u32| {
@@ -65,7 +46,7 @@ impl MinimalDfa {
                 .expect("every block has a member") as StateId;
             !dfa.is_accepting(member) && dfa.row(member).iter().all(|&t| block[t as usize] == b)
         };
-        let dead_block = (0..block_count as u32).find(|&b| is_dead(b));
+        let dead_block = (0..blocks as u32).find(|&b| is_dead(b));
         let mut order: Vec<u32> = Vec::new();
         let mut position: HashMap<u32, StateId> = HashMap::new();
         let mut queue = VecDeque::from([block[dfa.start() as usize]]);
@@ -171,6 +152,56 @@ impl fmt::Debug for MinimalDfa {
     }
 }
 
+/// Moore's refinement of `dfa`, round by round: entry 0 is the first
+/// split, accepting states and the others; entry `r` is the partition after
+/// round `r`. Each partition gives the block of every DFA state, blocks
+/// numbered in order of their first member. The last round changes nothing,
+/// so the last two entries are equal, and the blocks of the last are the
+/// states of the [`MinimalDfa`] (its `merged_from`), renumbered.
+///
+/// On RFC 3629 the 29 DFA states fall into 2, 3, 6, 9 and again 9 blocks:
+///
+/// ```
+/// let derivation = utf8_spec::rulesets::RFC3629.derive()?;
+/// let rounds = utf8_spec::minimize::refinement(derivation.dfa());
+/// let counts: Vec<usize> = rounds.iter().map(|p| utf8_spec::minimize::block_count(p)).collect();
+/// assert_eq!(counts, [2, 3, 6, 9, 9]);
+/// # Ok::<(), utf8_spec::Error>(())
+/// ```
+pub fn refinement(dfa: &Dfa) -> Vec<Vec<u32>> {
+    let count = dfa.state_count();
+    let mut block: Vec<u32> = (0..count)
+        .map(|s| u32::from(dfa.is_accepting(s as StateId)))
+        .collect();
+    renumber_by_first_appearance(&mut block);
+    let mut partitions = vec![block];
+    loop {
+        let block = partitions.last().expect("the first split");
+        let mut signatures: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+        let mut refined = vec![0u32; count];
+        for state in 0..count {
+            let row: Vec<u32> = dfa
+                .row(state as StateId)
+                .iter()
+                .map(|&t| block[t as usize])
+                .collect();
+            let next_id = signatures.len() as u32;
+            refined[state] = *signatures.entry((block[state], row)).or_insert(next_id);
+        }
+        let refined_count = renumber_by_first_appearance(&mut refined);
+        let stable = refined_count == block_count(block);
+        partitions.push(refined);
+        if stable {
+            return partitions;
+        }
+    }
+}
+
+/// The number of blocks of a partition from [`refinement`].
+pub fn block_count(partition: &[u32]) -> usize {
+    partition.iter().max().map_or(0, |&b| b as usize + 1)
+}
+
 /// Renames block ids to 0, 1, 2, ... in order of first appearance; returns the count.
 fn renumber_by_first_appearance(block: &mut [u32]) -> usize {
     let mut names: HashMap<u32, u32> = HashMap::new();
@@ -179,4 +210,48 @@ fn renumber_by_first_appearance(block: &mut [u32]) -> usize {
         *b = *names.entry(*b).or_insert(next);
     }
     names.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rulesets::{BUILTIN, RFC3629};
+
+    #[test]
+    fn rfc3629s_last_round_is_the_minimal_dfa() {
+        let derivation = RFC3629.derive().expect("rfc3629 derives");
+        let (dfa, minimal) = (derivation.dfa(), derivation.minimal_dfa());
+        let rounds = refinement(dfa);
+        let last = rounds.last().expect("a partition");
+        assert_eq!(block_count(last), minimal.state_count());
+        assert_eq!(rounds.len() - 1, minimal.refinement_rounds());
+        for state in 0..minimal.state_count() as StateId {
+            let merged = minimal.merged_from(state);
+            let block = last[merged[0] as usize];
+            let members: Vec<StateId> = (0..dfa.state_count() as StateId)
+                .filter(|&s| last[s as usize] == block)
+                .collect();
+            assert_eq!(members, merged, "minimal state {state}");
+        }
+    }
+
+    #[test]
+    fn every_round_splits_blocks_and_the_last_two_are_equal() {
+        for ruleset in BUILTIN {
+            let derivation = ruleset.derive().expect("built-in rulesets derive");
+            let rounds = refinement(derivation.dfa());
+            assert_eq!(rounds[rounds.len() - 1], rounds[rounds.len() - 2]);
+            for pair in rounds.windows(2) {
+                // Two states in one block after a round were in one block before it.
+                for a in 0..pair[1].len() {
+                    for b in 0..pair[1].len() {
+                        if pair[1][a] == pair[1][b] {
+                            assert_eq!(pair[0][a], pair[0][b], "{}", ruleset.name);
+                        }
+                    }
+                }
+                assert!(block_count(&pair[1]) >= block_count(&pair[0]));
+            }
+        }
+    }
 }
