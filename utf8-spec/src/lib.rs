@@ -55,6 +55,7 @@ pub mod shift;
 pub mod simd;
 pub mod tables;
 pub mod values;
+mod walk;
 
 pub use byte_range::{ByteRange, runs};
 pub use classes::ByteClasses;

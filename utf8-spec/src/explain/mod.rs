@@ -23,6 +23,7 @@ mod emit;
 mod names;
 mod report;
 mod sequences;
+mod writer;
 
 pub use diagram::{dot, mermaid};
 pub use emit::{Emit, emit};

@@ -2,6 +2,7 @@
 //! transitions: what a state has seen and what it still allows.
 
 use crate::byte_range::runs;
+use crate::walk::shortest_paths;
 use crate::{ByteRange, Tables};
 
 /// What a state of the minimal automaton is, found from the automaton alone.
@@ -261,29 +262,6 @@ fn countdowns(tables: &Tables) -> Vec<Option<(usize, Vec<ByteRange>)>> {
 /// The row of `state` as 256 targets.
 pub(crate) fn row(tables: &Tables, state: u8) -> [u8; 256] {
     std::array::from_fn(|byte| tables.next(state, byte as u8))
-}
-
-/// For every state, the shortest input from the start that reaches it
-/// (breadth-first, bytes ascending), one step as the run of bytes that leads
-/// from the same state to the same state; `None` when unreachable.
-pub(crate) fn shortest_paths(tables: &Tables) -> Vec<Option<Vec<ByteRange>>> {
-    let mut paths: Vec<Option<Vec<ByteRange>>> = vec![None; tables.state_count()];
-    paths[tables.start() as usize] = Some(Vec::new());
-    let mut queue = std::collections::VecDeque::from([tables.start()]);
-    while let Some(state) = queue.pop_front() {
-        let here = paths[state as usize]
-            .clone()
-            .expect("queued states have paths");
-        for (range, target) in runs(&row(tables, state)) {
-            if paths[target as usize].is_none() {
-                let mut path = here.clone();
-                path.push(range);
-                paths[target as usize] = Some(path);
-                queue.push_back(target);
-            }
-        }
-    }
-    paths
 }
 
 /// `E0`, `80–BF`: one range the way the explanations print bytes.

@@ -1,141 +1,69 @@
-//! The derivation told step by step, as plain text or Markdown.
+//! The derivation told step by step, as plain text or Markdown: one
+//! function a section, each reading what it needs off the [`Report`].
 
-use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use super::diagram::{edges, mermaid};
-use super::names::{ranges_text, role_reason, state_names, state_roles};
+use super::names::{StateRole, range_text, ranges_text, role_reason, state_names, state_roles};
 use super::sequences::{SEQUENCE_LIMIT, sequences};
-use crate::{ByteClasses, Derivation, Dfa};
+pub(crate) use super::writer::Style;
+use super::writer::Writer;
+use crate::walk::{shortest_input, shortest_paths};
+use crate::{ByteClasses, ByteRange, Derivation};
 
 /// How many DFA states the report lists one by one, and how many inputs it
 /// quotes for one merge, before it summarises the rest.
 const DFA_ROW_LIMIT: usize = 256;
 const MERGE_INPUT_LIMIT: usize = 8;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
-    Text,
-    Markdown,
+/// What several sections share: the derivation, the minimal states' names
+/// and roles, and the shortest input to each DFA state.
+struct Report<'d> {
+    derivation: &'d Derivation,
+    names: Vec<String>,
+    roles: Vec<StateRole>,
+    dfa_paths: Vec<Option<Vec<ByteRange>>>,
 }
 
-struct Writer {
-    style: Style,
-    out: String,
+pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
+    let tables = derivation.tables();
+    let report = Report {
+        derivation,
+        names: state_names(tables),
+        roles: state_roles(tables),
+        dfa_paths: shortest_paths(derivation.dfa()),
+    };
+    let mut w = Writer::new(style);
+    w.heading(
+        1,
+        &format!(
+            "How `{}` becomes a validating automaton",
+            derivation.start_rule()
+        ),
+    );
+    w.paragraph(
+        "Each step below is computed from the previous one; the state names are read off \
+         the automaton (what it has seen and what it still allows), not typed by hand.",
+    );
+    w.heading(2, "1. The grammar as parsed");
+    grammar_section(&mut w, derivation);
+    sequences_section(&mut w, &report);
+    nfa_section(&mut w, &report);
+    dfa_section(&mut w, &report);
+    minimization_section(&mut w, &report);
+    w.heading(2, "6. Byte classes");
+    classes_section(&mut w, tables.classes());
+    tables_section(&mut w, &report);
+    diagram_section(&mut w, &report);
+    w.finish()
 }
 
-impl Writer {
-    fn heading(&mut self, level: usize, title: &str) {
-        match self.style {
-            Style::Markdown => {
-                let _ = writeln!(self.out, "{} {title}\n", "#".repeat(level));
-            }
-            Style::Text => {
-                let underline = if level == 1 { '=' } else { '-' };
-                let rule: String = std::iter::repeat_n(underline, title.chars().count()).collect();
-                let _ = writeln!(self.out, "{title}\n{rule}\n");
-            }
-        }
-    }
-
-    fn paragraph(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}\n");
-    }
-
-    fn code(&mut self, language: &str, body: &str) {
-        match self.style {
-            Style::Markdown => {
-                let _ = writeln!(self.out, "```{language}\n{}\n```\n", body.trim_end());
-            }
-            Style::Text => {
-                for line in body.trim_end().lines() {
-                    let _ = writeln!(self.out, "    {line}");
-                }
-                self.out.push('\n');
-            }
-        }
-    }
-
-    fn table(&mut self, header: &[&str], rows: &[Vec<String>]) {
-        match self.style {
-            Style::Markdown => {
-                let _ = writeln!(self.out, "| {} |", header.join(" | "));
-                let _ = writeln!(self.out, "|{}", "---|".repeat(header.len()));
-                for row in rows {
-                    let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
-                    let _ = writeln!(self.out, "| {} |", cells.join(" | "));
-                }
-                self.out.push('\n');
-            }
-            Style::Text => {
-                let widths: Vec<usize> = (0..header.len())
-                    .map(|column| {
-                        rows.iter()
-                            .map(|row| row[column].chars().count())
-                            .chain([header[column].chars().count()])
-                            .max()
-                            .unwrap_or(0)
-                    })
-                    .collect();
-                let line = |cells: Vec<&str>| -> String {
-                    let padded: Vec<String> = cells
-                        .iter()
-                        .zip(&widths)
-                        .map(|(cell, &width)| {
-                            let pad = width - cell.chars().count();
-                            format!("{cell}{}", " ".repeat(pad))
-                        })
-                        .collect();
-                    format!("    {}", padded.join("  ").trim_end())
-                };
-                let _ = writeln!(self.out, "{}", line(header.to_vec()));
-                let rules: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-                let _ = writeln!(
-                    self.out,
-                    "{}",
-                    line(rules.iter().map(String::as_str).collect())
-                );
-                for row in rows {
-                    let _ = writeln!(
-                        self.out,
-                        "{}",
-                        line(row.iter().map(String::as_str).collect())
-                    );
-                }
-                self.out.push('\n');
-            }
-        }
-    }
-}
-
-/// The shortest input that reaches each DFA state (bytes ascending,
-/// breadth-first), `None` for a state nothing reaches.
-fn dfa_inputs(dfa: &Dfa) -> Vec<Option<Vec<u8>>> {
-    let mut inputs: Vec<Option<Vec<u8>>> = vec![None; dfa.state_count()];
-    inputs[dfa.start() as usize] = Some(Vec::new());
-    let mut queue = VecDeque::from([dfa.start()]);
-    while let Some(state) = queue.pop_front() {
-        let here = inputs[state as usize]
-            .clone()
-            .expect("queued states have inputs");
-        for byte in 0..=255u8 {
-            let target = dfa.next(state, byte);
-            if inputs[target as usize].is_none() {
-                let mut input = here.clone();
-                input.push(byte);
-                inputs[target as usize] = Some(input);
-                queue.push_back(target);
-            }
-        }
-    }
-    inputs
-}
-
-fn input_text(input: &Option<Vec<u8>>) -> String {
-    match input {
+/// The shortest input of a DFA state as hex bytes, from its path.
+pub(crate) fn input_text(path: &Option<Vec<ByteRange>>) -> String {
+    match path {
         None => "(unreachable)".to_owned(),
-        Some(bytes) if bytes.is_empty() => "the empty input".to_owned(),
-        Some(bytes) => bytes
+        Some(path) if path.is_empty() => "the empty input".to_owned(),
+        Some(path) => shortest_input(path)
             .iter()
             .map(|b| format!("{b:02X}"))
             .collect::<Vec<_>>()
@@ -171,37 +99,19 @@ pub fn byte_class_grid(classes: &ByteClasses) -> String {
     out
 }
 
-pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
-    let tables = derivation.tables();
-    let minimal = derivation.minimal_dfa();
-    let dfa = derivation.dfa();
-    let nfa = derivation.nfa();
-    let names = state_names(tables);
-    let roles = state_roles(tables);
-    let start_rule = derivation.start_rule();
-    let mut w = Writer {
-        style,
-        out: String::new(),
-    };
-
-    w.heading(
-        1,
-        &format!("How `{start_rule}` becomes a validating automaton"),
-    );
-    w.paragraph(
-        "Each step below is computed from the previous one; the state names are read off \
-         the automaton (what it has seen and what it still allows), not typed by hand.",
-    );
-
-    w.heading(2, "1. The grammar as parsed");
+/// The grammar printed back, under a heading the caller writes.
+pub(crate) fn grammar_section(w: &mut Writer, derivation: &Derivation) {
     w.paragraph(
         "The ABNF is read into rules, `=/` additions are merged and the RFC 5234 core rules \
          that are used are added. Printed back, one rule a line:",
     );
     w.code("abnf", &derivation.grammar().to_string());
+}
 
+fn sequences_section(w: &mut Writer, report: &Report) {
+    let start_rule = report.derivation.start_rule();
     w.heading(2, "2. The byte sequences it denotes");
-    let found = sequences(tables);
+    let found = sequences(report.derivation.tables());
     w.paragraph(&format!(
         "Every path from the start state to the first accepting state it meets is one form \
          that `{start_rule}` strings together; consecutive bytes that lead to the same state \
@@ -215,7 +125,7 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
                 .listed
                 .iter()
                 .filter_map(|s| s.0.get(column))
-                .map(|&r| super::names::range_text(r).chars().count())
+                .map(|&r| range_text(r).chars().count())
                 .max()
                 .unwrap_or(0)
         })
@@ -229,7 +139,7 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
                 .iter()
                 .zip(&widths)
                 .map(|(&range, &width)| {
-                    let text = super::names::range_text(range);
+                    let text = range_text(range);
                     let pad = width - text.chars().count();
                     format!("{text}{}", " ".repeat(pad))
                 })
@@ -249,19 +159,25 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
              and are not listed.",
         );
     }
+}
 
+fn nfa_section(w: &mut Writer, report: &Report) {
+    let nfa = report.derivation.nfa();
     w.heading(2, "3. Thompson's construction: the NFA");
     let epsilon_moves: usize = nfa.states().iter().map(|s| s.epsilon.len()).sum();
     w.paragraph(&format!(
-        "Each element of `{start_rule}` becomes a fragment with one entry and one exit, rule \
+        "Each element of `{}` becomes a fragment with one entry and one exit, rule \
          references expanded in place: {} states, {} byte-range transitions and {epsilon_moves} \
          ε-moves, one start and one accepting state.",
+        report.derivation.start_rule(),
         nfa.states().len(),
         nfa.transition_count()
     ));
+}
 
+fn dfa_section(w: &mut Writer, report: &Report) {
+    let (dfa, minimal) = (report.derivation.dfa(), report.derivation.minimal_dfa());
     w.heading(2, "4. Subset construction: the DFA");
-    let inputs = dfa_inputs(dfa);
     let mut minimal_of = vec![0u32; dfa.state_count()];
     for state in 0..minimal.state_count() as u32 {
         for &merged in minimal.merged_from(state) {
@@ -285,7 +201,7 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
             let m = minimal_of[state];
             vec![
                 state.to_string(),
-                input_text(&inputs[state]),
+                input_text(&report.dfa_paths[state]),
                 if dfa.is_accepting(state as u32) {
                     "yes"
                 } else {
@@ -293,7 +209,7 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
                 }
                 .to_owned(),
                 dfa.nfa_states(state as u32).len().to_string(),
-                format!("{m}: {}", names[m as usize]),
+                format!("{m}: {}", report.names[m as usize]),
             ]
         })
         .collect();
@@ -313,7 +229,10 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
             dfa.state_count()
         ));
     }
+}
 
+fn minimization_section(w: &mut Writer, report: &Report) {
+    let (dfa, minimal) = (report.derivation.dfa(), report.derivation.minimal_dfa());
     w.heading(2, "5. Moore's refinement: the minimal DFA");
     w.paragraph(&format!(
         "Start from two blocks, accepting and not, and split every block whose members \
@@ -327,36 +246,18 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
     let mut alone = 0;
     for state in 0..minimal.state_count() as u32 {
         let merged = minimal.merged_from(state);
-        if merged.len() < 2 {
-            alone += usize::from(merged.len() == 1);
-            if merged.is_empty() {
+        match merged.len() {
+            0 => {
                 let _ = writeln!(
                     merges,
                     "- {state} \"{}\" comes from no DFA state: every prefix can still be \
                      completed, and the tables need a state to fail into.",
-                    names[state as usize]
+                    report.names[state as usize]
                 );
             }
-            continue;
+            1 => alone += 1,
+            _ => merges.push_str(&merge_line(report, state)),
         }
-        let mut quoted: Vec<String> = merged
-            .iter()
-            .take(MERGE_INPUT_LIMIT)
-            .map(|&d| input_text(&inputs[d as usize]))
-            .collect();
-        if merged.len() > MERGE_INPUT_LIMIT {
-            quoted.push(format!("{} more", merged.len() - MERGE_INPUT_LIMIT));
-        }
-        let ids: Vec<String> = merged.iter().map(|d| d.to_string()).collect();
-        let _ = writeln!(
-            merges,
-            "- {state} \"{}\" merges DFA states {}: the DFA states reached by {} {} {}.",
-            names[state as usize],
-            listing(&ids),
-            listing(&quoted),
-            if merged.len() == 2 { "both" } else { "all" },
-            role_reason(&roles[state as usize], &names, tables, state as u8)
-        );
     }
     if alone > 0 {
         let _ = writeln!(
@@ -370,9 +271,38 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
         );
     }
     w.paragraph(merges.trim_end());
+}
 
-    w.heading(2, "6. Byte classes");
-    let classes = tables.classes();
+/// `- 1 "1 tail left (80–BF)" merges DFA states 3, 12, …: the DFA states
+/// reached by C2, E0 A0, … all need exactly one more byte in 80–BF.`
+fn merge_line(report: &Report, state: u32) -> String {
+    let merged = report.derivation.minimal_dfa().merged_from(state);
+    let mut quoted: Vec<String> = merged
+        .iter()
+        .take(MERGE_INPUT_LIMIT)
+        .map(|&d| input_text(&report.dfa_paths[d as usize]))
+        .collect();
+    if merged.len() > MERGE_INPUT_LIMIT {
+        quoted.push(format!("{} more", merged.len() - MERGE_INPUT_LIMIT));
+    }
+    let ids: Vec<String> = merged.iter().map(|d| d.to_string()).collect();
+    format!(
+        "- {state} \"{}\" merges DFA states {}: the DFA states reached by {} {} {}.\n",
+        report.names[state as usize],
+        listing(&ids),
+        listing(&quoted),
+        if merged.len() == 2 { "both" } else { "all" },
+        role_reason(
+            &report.roles[state as usize],
+            &report.names,
+            report.derivation.tables(),
+            state as u8
+        )
+    )
+}
+
+/// The classes with their bytes, and the grid, under a heading the caller writes.
+pub(crate) fn classes_section(w: &mut Writer, classes: &ByteClasses) {
     w.paragraph(&format!(
         "Two bytes share a class when every state sends them to the same state. Numbered by \
          their smallest byte, {} classes:",
@@ -387,13 +317,16 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
          lays out its table:",
     );
     w.code("text", &byte_class_grid(classes));
+}
 
+fn tables_section(w: &mut Writer, report: &Report) {
+    let tables = report.derivation.tables();
     w.heading(2, "7. The tables");
-    let dead = tables.dead();
     w.paragraph(&format!(
-        "State {} starts, state {dead} is the dead state, {} accepting. Next state by state \
+        "State {} starts, state {} is the dead state, {} accepting. Next state by state \
          and class:",
         tables.start(),
+        tables.dead(),
         match tables.accepting_states().as_slice() {
             [one] => format!("state {one} is the only one"),
             many => format!(
@@ -409,7 +342,7 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
         .map(|state| {
             let mut row = vec![
                 state.to_string(),
-                names[state].clone(),
+                report.names[state].clone(),
                 if tables.accepting()[state] { "yes" } else { "" }.to_owned(),
             ];
             row.extend(
@@ -421,9 +354,13 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
         })
         .collect();
     w.table(&header, &rows);
+}
 
+fn diagram_section(w: &mut Writer, report: &Report) {
+    let tables = report.derivation.tables();
+    let names = &report.names;
     w.heading(2, "8. The state diagram");
-    match style {
+    match w.style {
         Style::Markdown => {
             w.paragraph("The dead state and the edges into it are left out.");
             w.code("mermaid", &mermaid(tables));
@@ -447,9 +384,4 @@ pub(crate) fn report(derivation: &Derivation, style: Style) -> String {
             w.code("text", &lines.join("\n"));
         }
     }
-    let mut out = w.out;
-    while out.ends_with("\n\n") {
-        out.pop();
-    }
-    out
 }
