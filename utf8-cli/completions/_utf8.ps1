@@ -25,7 +25,7 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('derive', 'derive', [CompletionResultType]::ParameterValue, 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram')
+            [CompletionResult]::new('derive', 'derive', [CompletionResultType]::ParameterValue, 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON')
             [CompletionResult]::new('tables', 'tables', [CompletionResultType]::ParameterValue, 'Write the derived tables as Rust, C or JSON source')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected')
             [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it')
@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
             [CompletionResult]::new('--abnf', '--abnf', [CompletionResultType]::ParameterName, 'An ABNF file to derive instead of a built-in ruleset')
             [CompletionResult]::new('--start', '--start', [CompletionResultType]::ParameterName, 'The rule of the ABNF file that a whole valid input matches')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to write the explanation')
+            [CompletionResult]::new('--stage', '--stage', [CompletionResultType]::ParameterName, 'Show one stage of the derivation alone; automata of more than 80 states are given as a table in the picture formats')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -79,7 +80,7 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
             break
         }
         'utf8;help' {
-            [CompletionResult]::new('derive', 'derive', [CompletionResultType]::ParameterValue, 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram')
+            [CompletionResult]::new('derive', 'derive', [CompletionResultType]::ParameterValue, 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON')
             [CompletionResult]::new('tables', 'tables', [CompletionResultType]::ParameterValue, 'Write the derived tables as Rust, C or JSON source')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected')
             [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it')

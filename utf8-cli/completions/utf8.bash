@@ -89,7 +89,7 @@ _utf8() {
             return 0
             ;;
         utf8__subcmd__derive)
-            opts="-h --ruleset --abnf --start --format --help"
+            opts="-h --ruleset --abnf --start --format --stage --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -108,7 +108,11 @@ _utf8() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown mermaid dot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown mermaid dot svg json" -- "${cur}"))
+                    return 0
+                    ;;
+                --stage)
+                    COMPREPLY=($(compgen -W "grammar nfa dfa rounds minimal classes" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -22,7 +22,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand derive 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram'
+            cand derive 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON'
             cand tables 'Write the derived tables as Rust, C or JSON source'
             cand check 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected'
             cand fix 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it'
@@ -33,6 +33,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --abnf 'An ABNF file to derive instead of a built-in ruleset'
             cand --start 'The rule of the ABNF file that a whole valid input matches'
             cand --format 'How to write the explanation'
+            cand --stage 'Show one stage of the derivation alone; automata of more than 80 states are given as a table in the picture formats'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -71,7 +72,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --help 'Print help'
         }
         &'utf8;help'= {
-            cand derive 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram'
+            cand derive 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON'
             cand tables 'Write the derived tables as Rust, C or JSON source'
             cand check 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected'
             cand fix 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it'

@@ -26,7 +26,7 @@ end
 
 complete -c utf8 -n "__fish_utf8_needs_command" -s h -l help -d 'Print help'
 complete -c utf8 -n "__fish_utf8_needs_command" -s V -l version -d 'Print version'
-complete -c utf8 -n "__fish_utf8_needs_command" -f -a "derive" -d 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram'
+complete -c utf8 -n "__fish_utf8_needs_command" -f -a "derive" -d 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON'
 complete -c utf8 -n "__fish_utf8_needs_command" -f -a "tables" -d 'Write the derived tables as Rust, C or JSON source'
 complete -c utf8 -n "__fish_utf8_needs_command" -f -a "check" -d 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected'
 complete -c utf8 -n "__fish_utf8_needs_command" -f -a "fix" -d 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it'
@@ -34,10 +34,18 @@ complete -c utf8 -n "__fish_utf8_needs_command" -f -a "help" -d 'Print this mess
 complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l ruleset -d 'A built-in ruleset: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279 [default: rfc3629]' -r
 complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l abnf -d 'An ABNF file to derive instead of a built-in ruleset' -r -F
 complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l start -d 'The rule of the ABNF file that a whole valid input matches' -r
-complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l format -d 'How to write the explanation' -r -f -a "text\t'The step-by-step report as plain text'
-markdown\t'The report as Markdown, its state diagram a Mermaid block'
-mermaid\t'The state diagram alone, as Mermaid'
-dot\t'The state diagram alone, as Graphviz DOT'"
+complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l format -d 'How to write the explanation' -r -f -a "text\t'The step-by-step report (or the stage\'s table) as plain text'
+markdown\t'The report (or the stage\'s table) as Markdown, diagrams as Mermaid blocks'
+mermaid\t'The state diagram alone (or the stage\'s), as Mermaid'
+dot\t'The state diagram alone (or the stage\'s), as Graphviz DOT'
+svg\t'The minimal DFA (or the stage) drawn as SVG'
+json\t'The stage\'s data as JSON (needs --stage)'"
+complete -c utf8 -n "__fish_utf8_using_subcommand derive" -l stage -d 'Show one stage of the derivation alone; automata of more than 80 states are given as a table in the picture formats' -r -f -a "grammar\t'The grammar as parsed, core rules added (text, markdown, json)'
+nfa\t'Thompson\'s NFA with its ε-moves'
+dfa\t'The subset construction\'s DFA: each state\'s NFA states and shortest input'
+rounds\t'Moore\'s refinement: each state\'s block after every round, one diagram a round'
+minimal\t'The minimal DFA, its states named'
+classes\t'The byte classes and the grid of every byte\'s class (text, markdown, svg, json)'"
 complete -c utf8 -n "__fish_utf8_using_subcommand derive" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c utf8 -n "__fish_utf8_using_subcommand tables" -l ruleset -d 'A built-in ruleset: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279 [default: rfc3629]' -r
 complete -c utf8 -n "__fish_utf8_using_subcommand tables" -l abnf -d 'An ABNF file to derive instead of a built-in ruleset' -r -F
@@ -63,7 +71,7 @@ complete -c utf8 -n "__fish_utf8_using_subcommand fix" -s o -l output -d 'Write 
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l drop -d 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there'
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l in-place -d 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). A symbolic link stays a link: the file it points to is replaced'
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -s h -l help -d 'Print help'
-complete -c utf8 -n "__fish_utf8_using_subcommand help; and not __fish_seen_subcommand_from derive tables check fix help" -f -a "derive" -d 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram'
+complete -c utf8 -n "__fish_utf8_using_subcommand help; and not __fish_seen_subcommand_from derive tables check fix help" -f -a "derive" -d 'Explain the derivation step by step: grammar, byte sequences, NFA, DFA, minimization, byte classes, tables and state diagram; or, with --stage, one stage alone as a table, a picture or JSON'
 complete -c utf8 -n "__fish_utf8_using_subcommand help; and not __fish_seen_subcommand_from derive tables check fix help" -f -a "tables" -d 'Write the derived tables as Rust, C or JSON source'
 complete -c utf8 -n "__fish_utf8_using_subcommand help; and not __fish_seen_subcommand_from derive tables check fix help" -f -a "check" -d 'Check that files are valid under a ruleset; report where and why they are not: line, column, offset, the bytes, and what was expected'
 complete -c utf8 -n "__fish_utf8_using_subcommand help; and not __fish_seen_subcommand_from derive tables check fix help" -f -a "fix" -d 'Write a file with each invalid part replaced by U+FFFD (or dropped), as lossy decoding reads it'

@@ -55,7 +55,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Explain the derivation step by step: grammar, byte sequences, NFA, DFA,
-    /// minimization, byte classes, tables and state diagram.
+    /// minimization, byte classes, tables and state diagram; or, with
+    /// --stage, one stage alone as a table, a picture or JSON.
     #[command(after_help = EXIT_CODES)]
     Derive(derive::Args),
     /// Write the derived tables as Rust, C or JSON source.

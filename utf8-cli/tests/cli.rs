@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use utf8_spec::explain::{Emit, Format, emit, render};
+use utf8_spec::explain::{Emit, Format, Stage, StageFormat, emit, render, render_stage};
 use utf8_spec::rulesets::RFC3629;
 
 fn utf8(args: &[&str]) -> Output {
@@ -49,6 +49,72 @@ fn derive_prints_the_library_rendering_in_every_format() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn derive_stage_prints_the_library_rendering_of_every_stage_and_format() {
+    let derivation = RFC3629.derive().expect("rfc3629 derives");
+    let stages = [
+        ("grammar", Stage::Grammar),
+        ("nfa", Stage::Nfa),
+        ("dfa", Stage::Dfa),
+        ("rounds", Stage::Rounds),
+        ("minimal", Stage::Minimal),
+        ("classes", Stage::Classes),
+    ];
+    let formats = [
+        StageFormat::Text,
+        StageFormat::Markdown,
+        StageFormat::Mermaid,
+        StageFormat::Dot,
+        StageFormat::Svg,
+        StageFormat::Json,
+    ];
+    for (stage_name, stage) in stages {
+        for format in formats {
+            let output = utf8(&["derive", "--stage", stage_name, "--format", format.name()]);
+            match render_stage(&derivation, stage, format) {
+                Ok(expected) => assert_eq!(
+                    stdout(&output).trim_end(),
+                    expected.trim_end(),
+                    "{stage_name} {}",
+                    format.name()
+                ),
+                Err(unsupported) => {
+                    assert_eq!(output.status.code(), Some(2), "{stage_name}");
+                    assert_eq!(stderr(&output), format!("utf8: {unsupported}\n"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn derive_minimal_as_svg_writes_one_whole_svg_document() {
+    let svg = stdout(&utf8(&["derive", "--stage", "minimal", "--format", "svg"]));
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.ends_with("</svg>\n"));
+    assert_eq!(svg.matches("<svg").count(), 1);
+    assert_eq!(svg.matches("<g ").count(), svg.matches("</g>").count());
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    assert_eq!(svg.matches("<g class=\"state\"").count(), 9);
+    assert!(!svg.contains(" & "), "text is escaped");
+    // Without --stage, svg draws the minimal DFA, as mermaid and dot draw the state diagram.
+    assert_eq!(stdout(&utf8(&["derive", "--format", "svg"])), svg);
+}
+
+#[test]
+fn derive_json_without_a_stage_is_a_usage_error() {
+    let output = utf8(&["derive", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("utf8: --format json needs --stage"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -209,6 +275,9 @@ fn usage_errors_exit_2() {
     for args in [
         &["tables"][..],
         &["derive", "--format", "pdf"],
+        &["derive", "--stage", "tables"],
+        &["derive", "--stage", "grammar", "--format", "svg"],
+        &["derive", "--stage", "classes", "--format", "dot"],
         &["derive", "--abnf", "x.abnf"],
         &[
             "derive",
