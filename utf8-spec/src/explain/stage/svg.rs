@@ -2,7 +2,8 @@
 //! crate does (a browser included).
 //!
 //! The graphs are small and layered: a state's column is the longest path
-//! to it from the start once cycles are broken, and three barycenter sweeps
+//! to it from the start once cycles are broken, or its breadth-first depth
+//! where that makes shorter edges, and three barycenter sweeps
 //! order each column by where its neighbours sit, which undoes most crossings. An edge to the next
 //! column is straight; any other bows to its left, so that the two
 //! directions between a pair of states part; a self-loop sits on top.
@@ -19,6 +20,9 @@ const MARGIN: f64 = 50.0;
 /// The height of a panel's title, and of a legend line.
 const TITLE: f64 = 30.0;
 const LINE: f64 = 17.0;
+/// How far the longest edges bow out: enough to clear a state in their
+/// way, and the room kept above and below each panel for them.
+const BEND: f64 = 60.0;
 /// The width of a character of the 12px monospace legend, for sizing.
 const CHAR: f64 = 7.3;
 
@@ -97,11 +101,71 @@ fn acyclic(graph: &Graph) -> (Vec<(usize, usize)>, Vec<usize>) {
     (forward, finished)
 }
 
+/// Each state's column: the layering of the two below whose edges cross
+/// fewer columns in all. Chains (a minimal DFA counting down its tails) read
+/// best by longest path; automata that return to the start from many states
+/// read best by breadth-first depth.
+fn columns(graph: &Graph) -> Vec<Vec<usize>> {
+    let spanned = |columns: &[Vec<usize>]| -> usize {
+        let mut column_of = vec![0; graph.nodes.len()];
+        for (c, nodes) in columns.iter().enumerate() {
+            for &n in nodes {
+                column_of[n] = c;
+            }
+        }
+        graph
+            .edges
+            .iter()
+            .map(|e| column_of[e.from].abs_diff(column_of[e.to]))
+            .sum()
+    };
+    let (longest, shallow) = (longest_path_columns(graph), breadth_first_columns(graph));
+    if spanned(&shallow) < spanned(&longest) {
+        shallow
+    } else {
+        longest
+    }
+}
+
+/// Each state's column: its breadth-first depth from the start; states not
+/// reached go in a column after the last.
+fn breadth_first_columns(graph: &Graph) -> Vec<Vec<usize>> {
+    let mut depth: Vec<Option<usize>> = vec![None; graph.nodes.len()];
+    depth[graph.start] = Some(0);
+    let mut order = vec![graph.start];
+    let mut i = 0;
+    while let Some(&from) = order.get(i) {
+        for edge in graph.edges.iter().filter(|e| e.from == from) {
+            if depth[edge.to].is_none() {
+                depth[edge.to] = depth[from].map(|d| d + 1);
+                order.push(edge.to);
+            }
+        }
+        i += 1;
+    }
+    group(graph, &order, &depth)
+}
+
+/// `order`'s states grouped by `column`, the unplaced ones after the last.
+fn group(graph: &Graph, order: &[usize], column: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let last = column.iter().flatten().max().copied().unwrap_or(0);
+    let mut columns: Vec<Vec<usize>> = Vec::new();
+    let unreached = (0..graph.nodes.len()).filter(|&n| column[n].is_none());
+    for node in order.iter().copied().chain(unreached) {
+        let c = column[node].unwrap_or(last + 1);
+        if columns.len() <= c {
+            columns.resize(c + 1, Vec::new());
+        }
+        columns[c].push(node);
+    }
+    columns
+}
+
 /// Each state's column: the longest path to it from the start, cycles
 /// broken, then moved right to just before its nearest successor, so that
 /// chains read left to right. States the start does not reach go in a column
 /// after the last.
-fn columns(graph: &Graph) -> Vec<Vec<usize>> {
+fn longest_path_columns(graph: &Graph) -> Vec<Vec<usize>> {
     let (forward, order) = acyclic(graph);
     let mut column: Vec<Option<usize>> = vec![None; graph.nodes.len()];
     for &node in &order {
@@ -123,17 +187,7 @@ fn columns(graph: &Graph) -> Vec<Vec<usize>> {
             column[node] = Some(here.max(nearest - 1));
         }
     }
-    let last = column.iter().flatten().max().copied().unwrap_or(0);
-    let mut columns: Vec<Vec<usize>> = Vec::new();
-    let unreached = (0..graph.nodes.len()).filter(|&n| column[n].is_none());
-    for node in order.iter().copied().chain(unreached) {
-        let c = column[node].unwrap_or(last + 1);
-        if columns.len() <= c {
-            columns.resize(c + 1, Vec::new());
-        }
-        columns[c].push(node);
-    }
-    columns
+    group(graph, &order, &column)
 }
 
 /// Reorders each column by the mean height of its neighbours in the columns
@@ -196,7 +250,7 @@ fn place(graph: &Graph, top: f64) -> Placement {
     let mut columns = columns(graph);
     order_by_barycenter(graph, &mut columns);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(1);
-    let middle = top + TITLE + 2.0 * RADIUS + 20.0 + (rows as f64 - 1.0) * ROW / 2.0;
+    let middle = top + TITLE + 2.0 * RADIUS + BEND + (rows as f64 - 1.0) * ROW / 2.0;
     let mut at = vec![(0.0, 0.0); graph.nodes.len()];
     for (c, nodes) in columns.iter().enumerate() {
         for (i, &node) in nodes.iter().enumerate() {
@@ -207,7 +261,7 @@ fn place(graph: &Graph, top: f64) -> Placement {
     Placement {
         at,
         width: 2.0 * MARGIN + 2.0 * RADIUS + (columns.len() as f64 - 1.0) * COLUMN,
-        height: TITLE + 4.0 * RADIUS + 40.0 + (rows as f64 - 1.0) * ROW,
+        height: TITLE + 4.0 * RADIUS + 2.0 * BEND + (rows as f64 - 1.0) * ROW,
     }
 }
 
@@ -385,7 +439,11 @@ fn draw_edge(
     } else {
         let (dx, dy) = (to.0 - from.0, to.1 - from.1);
         let length = dx.hypot(dy);
-        let bend = if straight { 0.0 } else { 22.0 + 0.12 * length };
+        let bend = if straight {
+            0.0
+        } else {
+            (22.0 + 0.12 * length).min(BEND)
+        };
         let control = (
             (from.0 + to.0) / 2.0 + dy / length * bend,
             (from.1 + to.1) / 2.0 - dx / length * bend,
