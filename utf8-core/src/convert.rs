@@ -259,25 +259,64 @@ pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str
         if ended {
             return Ok(Cow::Owned(into_string(out)));
         }
-        let (c, len) = match bytes[at..] {
-            [
-                0xED,
-                lead @ 0xA0..=0xAF,
-                low @ 0x80..=0xBF,
-                0xED,
-                trail @ 0xB0..=0xBF,
-                tail @ 0x80..=0xBF,
-                ..,
-            ] => {
-                let high = (u32::from(lead & 0x0F) << 6) | u32::from(low & 0x3F);
-                let low = (u32::from(trail & 0x0F) << 6) | u32::from(tail & 0x3F);
-                (0x1_0000 + (high << 10) + low, 6)
-            }
-            [0xC0, 0x80, ..] if java => (0, 2),
-            _ => return Err(first_error::<R>(bytes, at)),
+        let Some((c, len)) = special_at(&bytes[at..], java) else {
+            return Err(first_error::<R>(bytes, at));
         };
         push_char(c, &mut out);
         at += len;
+        at = take_dense(bytes, at, java, &mut out);
+    }
+}
+
+/// How many ASCII bytes in a row [`take_dense`] copies one at a time before
+/// it hands the rest back to the vector check.
+const DENSE_ASCII: usize = 16;
+
+/// Converts on from `at`, just after a converted sequence, while what
+/// follows is ASCII or another surrogate pair (or `C0 80`): in text dense
+/// with supplementary characters (emoji), the next pair is a few bytes on,
+/// and taking those bytes here costs less than one more call of the vector
+/// check per pair. Stops at anything else, or after [`DENSE_ASCII`] ASCII
+/// bytes in a row; returns where it stopped.
+fn take_dense(bytes: &[u8], mut at: usize, java: bool, out: &mut Vec<u8>) -> usize {
+    let mut ascii_run = 0;
+    while let Some(&byte) = bytes.get(at) {
+        if byte < 0x80 && (byte != 0 || !java) && ascii_run < DENSE_ASCII {
+            out.push(byte);
+            at += 1;
+            ascii_run += 1;
+        } else if let Some((c, len)) = special_at(&bytes[at..], java) {
+            push_char(c, out);
+            at += len;
+            ascii_run = 0;
+        } else {
+            break;
+        }
+    }
+    at
+}
+
+/// The code point and length of the sequence at the start of `bytes` that
+/// valid UTF-8 cannot hold but the dialect converts: a surrogate pair in six
+/// bytes, or (in modified UTF-8) `C0 80` for U+0000.
+#[inline]
+fn special_at(bytes: &[u8], java: bool) -> Option<(u32, usize)> {
+    match *bytes {
+        [
+            0xED,
+            lead @ 0xA0..=0xAF,
+            low @ 0x80..=0xBF,
+            0xED,
+            trail @ 0xB0..=0xBF,
+            tail @ 0x80..=0xBF,
+            ..,
+        ] => {
+            let high = (u32::from(lead & 0x0F) << 6) | u32::from(low & 0x3F);
+            let low = (u32::from(trail & 0x0F) << 6) | u32::from(tail & 0x3F);
+            Some((0x1_0000 + (high << 10) + low, 6))
+        }
+        [0xC0, 0x80, ..] if java => Some((0, 2)),
+        _ => None,
     }
 }
 
@@ -389,7 +428,9 @@ mod tests {
     #[test]
     fn find_finds_the_first_special_byte_wherever_it_is_at_every_length() {
         let mut bytes = vec![b'a'; 700];
-        for len in [0usize, 1, 15, 16, 17, 255, 256, 271, 272, 273, 528, 529, 700] {
+        for len in [
+            0usize, 1, 15, 16, 17, 255, 256, 271, 272, 273, 528, 529, 700,
+        ] {
             assert_eq!(
                 find(&bytes[..len], is_long_lead),
                 None,
