@@ -16,77 +16,12 @@ use alloc::vec::Vec;
 
 use crate::chunks::Chunks;
 use crate::ruleset::Ruleset;
+use crate::scan::find;
 use crate::{Utf8Error, from_utf8};
 
 /// U+FFFD REPLACEMENT CHARACTER, what lossy conversions put in place of each
 /// maximal invalid subpart and of each value `str` cannot hold.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
-
-/// How many bytes [`find`] tests at once: a loop long enough for the
-/// compiler's loop vectorizer, which ORs whole vectors of flags and tests
-/// them once at the end. At 32 bytes the loop was unrolled instead, and the
-/// OR of 32 flags became a chain of shuffles: a seventh of the speed on
-/// Latin-Lipsum (7 GB/s against 37 for `cesu8::to_str`, AVX2).
-const LANES: usize = 256;
-
-/// How many bytes [`find`] looks at one at a time before it tests blocks.
-const NEAR: usize = 16;
-
-/// The index of the first byte for which `special` holds. Each block is
-/// tested whole, without an early exit and with `special` as a mask rather
-/// than a branch, so that the test vectorizes (a byte-by-byte search here
-/// ran at a tenth of the speed of validation); only a block with a hit is
-/// searched byte by byte. `special` must be free of short-circuits too.
-///
-/// Built for AVX2 where the CPU has it: the same loop at twice the vector
-/// width, which the baseline x86-64 target cannot assume.
-#[inline(always)]
-fn find(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
-    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    if crate::cpu::supports(crate::cpu::Level::Avx2) {
-        // SAFETY: `supports` found AVX2 on this CPU.
-        return unsafe { find_avx2(bytes, special) };
-    }
-    find_in(bytes, special)
-}
-
-/// [`find`] compiled with AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-#[target_feature(enable = "avx2")]
-unsafe fn find_avx2(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
-    find_in(bytes, special)
-}
-
-/// The loop of [`find`], inlined into each instruction-set variant.
-#[inline(always)]
-fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
-    // Where the bytes sought come close together (emoji in CESU-8), the next
-    // is usually a few bytes on: a short look first keeps each call from
-    // testing a whole block of flags to find it.
-    let near = bytes.len().min(NEAR);
-    if let Some(at) = bytes[..near].iter().position(|&byte| special(byte)) {
-        return Some(at);
-    }
-    let far = &bytes[near..];
-    let (blocks, rest) = far.as_chunks::<LANES>();
-    for (index, block) in blocks.iter().enumerate() {
-        let hits = block
-            .iter()
-            .fold(0u8, |hits, &byte| hits | u8::from(special(byte)));
-        if hits != 0 {
-            return block
-                .iter()
-                .position(|&byte| special(byte))
-                .map(|at| near + index * LANES + at);
-        }
-    }
-    rest.iter()
-        .position(|&byte| special(byte))
-        .map(|at| near + blocks.len() * LANES + at)
-}
 
 /// A first byte of a four-byte (or longer) form, which neither CESU-8 nor
 /// modified UTF-8 has.
@@ -418,39 +353,4 @@ pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
     out.extend_from_slice(&bytes[at..]);
     debug_assert_eq!(out.len(), bytes.len() + growth);
     Cow::Owned(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::vec;
-
-    #[test]
-    fn find_finds_the_first_special_byte_wherever_it_is_at_every_length() {
-        let mut bytes = vec![b'a'; 700];
-        for len in [
-            0usize, 1, 15, 16, 17, 255, 256, 271, 272, 273, 528, 529, 700,
-        ] {
-            assert_eq!(
-                find(&bytes[..len], is_long_lead),
-                None,
-                "{len} bytes of ASCII"
-            );
-            for at in (0..len).step_by(7).chain(len.checked_sub(1)) {
-                bytes[at] = 0xF3;
-                bytes[len - 1 - (len - 1 - at) / 2] = 0xF0;
-                assert_eq!(
-                    find(&bytes[..len], is_long_lead),
-                    Some(at),
-                    "{len} bytes, at {at}"
-                );
-                assert_eq!(
-                    find_in(&bytes[..len], is_long_lead),
-                    Some(at),
-                    "{len} bytes, at {at}"
-                );
-                bytes[at..len].fill(b'a');
-            }
-        }
-    }
 }

@@ -122,6 +122,13 @@ pub trait Ruleset {
     #[doc(hidden)]
     const IS_CONTINUATION: [bool; 256];
 
+    #[doc(hidden)]
+    const UTF8_SHORTCUT: bool;
+    #[doc(hidden)]
+    const UTF8_FORBIDDEN_COUNT: usize;
+    #[doc(hidden)]
+    const UTF8_FORBIDDEN: [(u8, u8); 2];
+
     /// Checks that `bytes` is in the language, on the fastest path this CPU
     /// has for it. Errors mean what they mean for [`crate::from_utf8`].
     #[inline]
@@ -214,6 +221,9 @@ macro_rules! ruleset {
             const SIMD_ASCII_SKIP: bool = $($tables)::+::SIMD_ASCII_SKIP;
             const SIMD_MAX_LAG: usize = $($tables)::+::SIMD_MAX_LAG;
             const IS_CONTINUATION: [bool; 256] = $($tables)::+::IS_CONTINUATION;
+            const UTF8_SHORTCUT: bool = $($tables)::+::UTF8_SHORTCUT;
+            const UTF8_FORBIDDEN_COUNT: usize = $($tables)::+::UTF8_FORBIDDEN_COUNT;
+            const UTF8_FORBIDDEN: [(u8, u8); 2] = $($tables)::+::UTF8_FORBIDDEN;
         }
     };
     (@inherent $vis:vis $name:ident) => {

@@ -5,6 +5,7 @@ use quote::quote;
 use utf8_spec::Derivation;
 use utf8_spec::shift::{RowWidth, ShiftDfa};
 use utf8_spec::simd::SimdTables;
+use utf8_spec::utf8_shortcut::{MAX_FORBIDDEN_RANGES, Utf8Shortcut};
 
 /// The vector code looks at most this many bytes back (`alignr` immediates).
 const SIMD_MAX_SEQUENCE_LEN: usize = 6;
@@ -41,6 +42,7 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     );
     let shift = shift_items(derivation);
     let simd = simd_items(derivation);
+    let shortcut = shortcut_items(derivation);
     let value_type = match utf8_spec::values::value_kind(tables) {
         utf8_spec::values::ValueKind::Scalars => quote!(char),
         utf8_spec::values::ValueKind::CodePoints => quote!(u32),
@@ -71,6 +73,48 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
         pub type Value = #value_type;
         #shift
         #simd
+        #shortcut
+    }
+}
+
+/// Whether valid UTF-8 without a few bytes is valid here too, and which
+/// bytes (see `utf8_spec::utf8_shortcut`): up to two ranges, the unused ones
+/// repeating the first (or `FF..=FF` ranges marked unused by the count).
+fn shortcut_items(derivation: &Derivation) -> TokenStream {
+    let utf8 = utf8_spec::rulesets::builtin("rfc3629")
+        .expect("RFC 3629 is built in")
+        .derive()
+        .expect("RFC 3629 derives");
+    let shortcut = Utf8Shortcut::find(derivation.tables(), utf8.tables());
+    let available = shortcut.is_some();
+    let ranges = shortcut.as_ref().map_or(&[][..], Utf8Shortcut::forbidden);
+    let count = ranges.len();
+    let mut bounds = [(0xFFu8, 0xFFu8); MAX_FORBIDDEN_RANGES];
+    for (bound, range) in bounds.iter_mut().zip(ranges) {
+        *bound = (range.start(), range.end());
+    }
+    let los = bounds.iter().map(|b| b.0);
+    let his = bounds.iter().map(|b| b.1);
+    let listed: Vec<String> = ranges.iter().map(ToString::to_string).collect();
+    let doc = if available {
+        format!(
+            "Valid UTF-8 holding no byte of {} is valid under this ruleset, and a validator may start afresh after it: found on the product automaton with RFC 3629's.",
+            if listed.is_empty() {
+                "nothing".to_string()
+            } else {
+                listed.join(", ")
+            }
+        )
+    } else {
+        "No UTF-8 shortcut: this ruleset differs from UTF-8 in more places than a scan of two byte ranges can rule out.".to_string()
+    };
+    quote! {
+        #[doc = #doc]
+        pub const UTF8_SHORTCUT: bool = #available;
+        #[doc = "How many of `UTF8_FORBIDDEN` are in use."]
+        pub const UTF8_FORBIDDEN_COUNT: usize = #count;
+        #[doc = "The forbidden byte ranges, `(first, last)`, inclusive."]
+        pub const UTF8_FORBIDDEN: [(u8, u8); #MAX_FORBIDDEN_RANGES] = [#((#los, #his)),*];
     }
 }
 

@@ -54,6 +54,7 @@ pub mod seeds;
 pub mod shift;
 pub mod simd;
 pub mod tables;
+pub mod utf8_shortcut;
 pub mod values;
 mod walk;
 
