@@ -31,7 +31,7 @@ pub use emit::{Emit, emit};
 pub use names::{StateRole, path_text, range_text, ranges_text, state_names, state_roles};
 pub use report::byte_class_grid;
 pub use sequences::{SEQUENCE_LIMIT, Sequence, Sequences, sequences};
-pub use stage::{PICTURE_LIMIT, Stage, StageFormat, Unsupported, render_stage};
+pub use stage::{PICTURE_LIMIT, Stage, StageFormat, Unsupported, is_drawn, render_stage};
 
 use crate::Derivation;
 

@@ -148,6 +148,26 @@ pub fn render_stage(
     }
 }
 
+/// Whether [`render_stage`] draws `stage` as a picture in the picture
+/// formats: the byte classes always, an automaton when it has at most
+/// [`PICTURE_LIMIT`] states, the grammar never. A page that shows the table
+/// beside the picture asks this rather than repeating the limit's rule.
+///
+/// ```
+/// use utf8_spec::explain::{Stage, is_drawn};
+/// let derivation = utf8_spec::rulesets::LEGACY31.derive()?;
+/// assert!(is_drawn(&derivation, Stage::Minimal));
+/// assert!(!is_drawn(&derivation, Stage::Nfa), "121 states");
+/// assert!(!is_drawn(&derivation, Stage::Grammar));
+/// # Ok::<(), utf8_spec::Error>(())
+/// ```
+pub fn is_drawn(derivation: &Derivation, stage: Stage) -> bool {
+    match graphs(derivation, stage) {
+        Some(graphs) => too_large(&graphs, stage).is_none(),
+        None => stage == Stage::Classes,
+    }
+}
+
 /// The drawings of a stage that is an automaton; `None` for the others.
 fn graphs(derivation: &Derivation, stage: Stage) -> Option<Vec<Graph>> {
     match stage {
