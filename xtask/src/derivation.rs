@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use utf8_spec::Tables;
 use utf8_spec::explain::{Format, render as explain, state_names};
 use utf8_spec::rulesets::Ruleset;
 use utf8_spec::seeds::{
@@ -13,10 +14,10 @@ use utf8_spec::seeds::{
 };
 
 /// A published automaton, with its own names for its states.
-struct SeedAutomaton {
-    title: &'static str,
-    automaton: Automaton,
-    names: Vec<String>,
+pub(crate) struct SeedAutomaton {
+    pub(crate) title: &'static str,
+    pub(crate) automaton: Automaton,
+    pub(crate) names: Vec<String>,
 }
 
 fn seed_automata() -> Vec<SeedAutomaton> {
@@ -44,6 +45,20 @@ fn seed_automata() -> Vec<SeedAutomaton> {
     ]
 }
 
+/// The published automata that `tables` is isomorphic to, each with the
+/// mapping from derived state to its state.
+pub(crate) fn published_matches(tables: &Tables) -> Vec<(SeedAutomaton, Vec<usize>)> {
+    let derived = Automaton::from_tables(tables);
+    seed_automata()
+        .into_iter()
+        .filter_map(|seed| {
+            isomorphism(&derived, &seed.automaton)
+                .ok()
+                .map(|map| (seed, map))
+        })
+        .collect()
+}
+
 pub(crate) fn render(ruleset: &Ruleset) -> String {
     let derivation = ruleset.derive().expect("built-in rulesets derive");
     let tables = derivation.tables();
@@ -59,15 +74,7 @@ pub(crate) fn render(ruleset: &Ruleset) -> String {
 
     // Every published automaton is tried; the ones the derivation turns out to be
     // isomorphic to get a column, so the mapping is found, never asserted.
-    let derived = Automaton::from_tables(tables);
-    let matches: Vec<(SeedAutomaton, Vec<usize>)> = seed_automata()
-        .into_iter()
-        .filter_map(|seed| {
-            isomorphism(&derived, &seed.automaton)
-                .ok()
-                .map(|map| (seed, map))
-        })
-        .collect();
+    let matches = published_matches(tables);
     if matches.is_empty() {
         out.push_str(
             "None of the published automata (Onigmo's `trans` in either build, Tang's 2003 \

@@ -5,9 +5,11 @@
 //! `codegen` renders readable copies of each built-in ruleset's derivation:
 //! the tables into `docs/tables/`, and the derivation told step by step, with
 //! the published automata it matches (Onigmo's and Tang's 2003 validator's),
-//! into `docs/derivation/`. The copies are for review and docs only — the
-//! library derives its tables at compile time — and a test fails when a copy
-//! no longer matches what the derivation produces.
+//! into `docs/derivation/`, and the same as a static site with every stage
+//! drawn into `docs/book/` (`book`, which `cargo xtask book` writes alone).
+//! The copies are for review and docs only — the library derives its tables
+//! at compile time — and a test fails when a copy no longer matches what the
+//! derivation produces.
 //!
 //! It also writes the `utf8` command's shell completions and man pages from
 //! its clap definition (`cli_docs`), checked in for packagers and users who
@@ -20,6 +22,7 @@ use std::path::{Path, PathBuf};
 use utf8_spec::rulesets::{BUILTIN, Ruleset};
 
 pub mod bench;
+pub mod book;
 mod cli_docs;
 mod derivation;
 
@@ -45,7 +48,10 @@ pub fn generated_files() -> Vec<(PathBuf, String)> {
             ),
         ]
     });
-    derived.chain(cli_docs::files()).collect()
+    derived
+        .chain(book::files())
+        .chain(cli_docs::files())
+        .collect()
 }
 
 fn render(ruleset: &Ruleset) -> String {
@@ -108,8 +114,14 @@ fn render(ruleset: &Ruleset) -> String {
 
 /// Writes every generated file; returns the paths that changed.
 pub fn write_all(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    write(root, generated_files())
+}
+
+/// Writes `files` (paths relative to `root`) where they differ from what is
+/// there; returns the paths that changed.
+pub fn write(root: &Path, files: Vec<(PathBuf, String)>) -> std::io::Result<Vec<PathBuf>> {
     let mut changed = Vec::new();
-    for (relative, contents) in generated_files() {
+    for (relative, contents) in files {
         let path = root.join(&relative);
         if std::fs::read_to_string(&path).ok().as_deref() == Some(contents.as_str()) {
             continue;

@@ -1,10 +1,11 @@
 //! `cargo xtask <task>`: maintenance tasks.
 //!
-//! - `codegen`: regenerate `docs/tables/*.md` and `docs/derivation/*.md`
-//!   from the derivation of every built-in ruleset, and the `utf8` command's
+//! - `codegen`: regenerate `docs/tables/*.md`, `docs/derivation/*.md` and
+//!   the book `docs/book/` from the derivation of every built-in ruleset, and the `utf8` command's
 //!   shell completions (`utf8-cli/completions/`) and man pages
 //!   (`utf8-cli/man/`) from its clap definition.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
+//! - `book`: regenerate just the book, `docs/book/` (`codegen` writes it too).
 //! - `bench [--quick] [FILTER]`: run the benchmarks (criterion, release
 //!   build; with C++ simdutf where a C++ compiler is found) and print GB/s
 //!   per input, contender and vector level with ratios, as one Markdown
@@ -16,29 +17,15 @@
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
+const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask book | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let root = xtask::workspace_root();
     match args.as_slice() {
-        ["codegen"] => match xtask::write_all(&root) {
-            Ok(changed) if changed.is_empty() => {
-                println!("generated files are up to date");
-                ExitCode::SUCCESS
-            }
-            Ok(changed) => {
-                for path in changed {
-                    println!("wrote {}", path.display());
-                }
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("xtask: cannot write generated files: {e}");
-                ExitCode::from(3)
-            }
-        },
+        ["codegen"] => report_written(xtask::write_all(&root)),
+        ["book"] => report_written(xtask::write(&root, xtask::book::files())),
         ["codegen", "--check"] => {
             let stale = xtask::stale(&root);
             if stale.is_empty() {
@@ -61,6 +48,26 @@ fn main() -> ExitCode {
         _ => {
             eprintln!("xtask: unknown arguments {args:?}; {USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// What a write of generated files did, and the exit status it makes.
+fn report_written(written: std::io::Result<Vec<std::path::PathBuf>>) -> ExitCode {
+    match written {
+        Ok(changed) if changed.is_empty() => {
+            println!("generated files are up to date");
+            ExitCode::SUCCESS
+        }
+        Ok(changed) => {
+            for path in changed {
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("xtask: cannot write generated files: {e}");
+            ExitCode::from(3)
         }
     }
 }
