@@ -61,6 +61,27 @@ fn has_four_byte_form(text: &str) -> bool {
     text.chars().any(|c| c.len_utf8() == 4)
 }
 
+/// Where both sides converted `bytes`: they borrow in the same cases, and
+/// converting the text back agrees with the crate.
+fn assert_round_trip_agrees<E>(
+    bytes: &[u8],
+    converted: &Result<Cow<'_, str>, E>,
+    by_crate: &Option<Cow<'_, str>>,
+    ours_back: impl Fn(&str) -> Cow<'_, [u8]>,
+    crate_back: impl Fn(&str) -> Cow<'_, [u8]>,
+) {
+    if let (Ok(converted), Some(by_crate)) = (converted, by_crate) {
+        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
+        assert_eq!(borrowed(converted), borrowed(by_crate), "{}", Hex(bytes));
+        assert_eq!(
+            ours_back(converted),
+            crate_back(converted),
+            "{}",
+            Hex(bytes)
+        );
+    }
+}
+
 fn assert_cesu8_agrees(bytes: &[u8]) {
     let crate_result = ::cesu8::from_cesu8(bytes).ok();
     let ours = our_cesu8(bytes);
@@ -71,16 +92,9 @@ fn assert_cesu8_agrees(bytes: &[u8]) {
         "to_str {}",
         Hex(bytes)
     );
-    if let (Ok(converted), Some(by_crate)) = (&converted, &crate_result) {
-        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
-        assert_eq!(borrowed(converted), borrowed(by_crate), "{}", Hex(bytes));
-        assert_eq!(
-            cesu8::from_str(converted),
-            ::cesu8::to_cesu8(converted),
-            "{}",
-            Hex(bytes)
-        );
-    }
+    assert_round_trip_agrees(bytes, &converted, &crate_result, cesu8::from_str, |text| {
+        ::cesu8::to_cesu8(text)
+    });
     match core::str::from_utf8(bytes) {
         // Disagreement 1.
         Ok(text) if has_four_byte_form(text) => {
@@ -109,16 +123,9 @@ fn assert_mutf8_agrees(bytes: &[u8]) {
         "to_str {}",
         Hex(bytes)
     );
-    if let (Ok(converted), Some(by_crate)) = (&converted, &crate_result) {
-        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
-        assert_eq!(borrowed(converted), borrowed(by_crate), "{}", Hex(bytes));
-        assert_eq!(
-            mutf8::from_str(converted),
-            ::cesu8::to_java_cesu8(converted),
-            "{}",
-            Hex(bytes)
-        );
-    }
+    assert_round_trip_agrees(bytes, &converted, &crate_result, mutf8::from_str, |text| {
+        ::cesu8::to_java_cesu8(text)
+    });
     match core::str::from_utf8(bytes) {
         // Disagreements 1 and 2.
         Ok(text) if has_four_byte_form(text) || text.contains('\0') => {
