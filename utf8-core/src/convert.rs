@@ -30,27 +30,6 @@ fn is_long_lead(byte: u8) -> bool {
     byte >= 0xF0
 }
 
-/// Whether valid UTF-8 `bytes` are also valid CESU-8 and mean the same:
-/// so when no four-byte form is there (UTF-8 has no surrogates).
-#[inline]
-pub(crate) fn utf8_is_cesu8(bytes: &[u8]) -> bool {
-    find(bytes, is_long_lead).is_none()
-}
-
-/// Whether valid UTF-8 `bytes` are also valid modified UTF-8 and mean the
-/// same: as for CESU-8, and no `00` byte either.
-#[inline]
-pub(crate) fn utf8_is_mutf8(bytes: &[u8]) -> bool {
-    find(bytes, |byte| (byte == 0) | is_long_lead(byte)).is_none()
-}
-
-/// Whether valid UTF-8 is valid under a superset of UTF-8 (WTF-8, RFC 2279,
-/// the 31-bit form): always.
-#[inline]
-pub(crate) fn always(_: &[u8]) -> bool {
-    true
-}
-
 /// Whether a lead surrogate immediately followed by a trail surrogate
 /// stands for one supplementary character.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -156,21 +135,13 @@ pub(crate) enum Java {
 /// being UTF-8 (the dialects' own automata have no vector check); there a
 /// surrogate pair or `C0 80` is converted and the search goes on after it.
 /// The runs between are scanned, whole blocks at a time, for the bytes that
-/// UTF-8 allows and the dialect does not (`F0-FF`, and `00` in modified
-/// UTF-8). Anything else ends the conversion with `R`'s error, found by the
+/// UTF-8 allows and the dialect does not, as the derivation found them
+/// (`F0-FF`, and `00` in modified UTF-8; see [`crate::scan::find_forbidden`]). Anything else ends the conversion with `R`'s error, found by the
 /// automaton from that point on, or, for a surrogate that `R` accepts
 /// unpaired, the error [`lone_surrogate`] makes.
 pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str>, Utf8Error> {
     let java = java == Java::Yes;
-    // One predicate each, chosen outside the scan: a predicate that tests
-    // `java` inside ran the scan at a tenth of its speed.
-    let forbidden = |bytes: &[u8]| {
-        if java {
-            find(bytes, |byte| (byte == 0) | is_long_lead(byte))
-        } else {
-            find(bytes, is_long_lead)
-        }
-    };
+    let forbidden = crate::scan::find_forbidden::<R>;
     if let Ok(text) = from_utf8(bytes) {
         return match forbidden(bytes) {
             None => Ok(Cow::Borrowed(text)),
@@ -286,14 +257,10 @@ fn lone_surrogate<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
 /// subpart under `R`, each surrogate that is not half of a pair and each
 /// value above U+10FFFF replaced by U+FFFD (each maximal invalid subpart as
 /// `utf8 fix --ruleset` replaces it); borrowed when `bytes` are UTF-8
-/// that `unchanged` says `R` reads the same.
-pub(crate) fn to_str_lossy<R: Ruleset>(
-    bytes: &[u8],
-    unchanged: fn(&[u8]) -> bool,
-    pairs: Pairs,
-) -> Cow<'_, str> {
+/// that `R` reads the same (see [`crate::scan::utf8_is_valid_in`]).
+pub(crate) fn to_str_lossy<R: Ruleset>(bytes: &[u8], pairs: Pairs) -> Cow<'_, str> {
     if let Ok(text) = from_utf8(bytes)
-        && unchanged(bytes)
+        && crate::scan::utf8_is_valid_in::<R>(bytes)
     {
         return Cow::Borrowed(text);
     }

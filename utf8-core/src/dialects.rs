@@ -115,8 +115,8 @@ pub mod cesu8 {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-        use crate::convert::{Pairs, to_str_lossy, utf8_is_cesu8};
-        to_str_lossy::<Cesu8>(bytes, utf8_is_cesu8, Pairs::Join)
+        use crate::convert::{Pairs, to_str_lossy};
+        to_str_lossy::<Cesu8>(bytes, Pairs::Join)
     }
 
     /// `text` in CESU-8: each supplementary character as its surrogate
@@ -191,8 +191,8 @@ pub mod mutf8 {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-        use crate::convert::{Pairs, to_str_lossy, utf8_is_mutf8};
-        to_str_lossy::<Mutf8>(bytes, utf8_is_mutf8, Pairs::Join)
+        use crate::convert::{Pairs, to_str_lossy};
+        to_str_lossy::<Mutf8>(bytes, Pairs::Join)
     }
 
     /// `text` in modified UTF-8: U+0000 as `C0 80`, each supplementary
@@ -279,8 +279,8 @@ pub mod wtf8 {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-        use crate::convert::{Pairs, always, to_str_lossy};
-        to_str_lossy::<Wtf8>(bytes, always, Pairs::Apart)
+        use crate::convert::{Pairs, to_str_lossy};
+        to_str_lossy::<Wtf8>(bytes, Pairs::Apart)
     }
 
     /// The WTF-8 of potentially ill-formed UTF-16, as std's
@@ -359,8 +359,8 @@ pub mod rfc2279 {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-        use crate::convert::{Pairs, always, to_str_lossy};
-        to_str_lossy::<Rfc2279>(bytes, always, Pairs::Apart)
+        use crate::convert::{Pairs, to_str_lossy};
+        to_str_lossy::<Rfc2279>(bytes, Pairs::Apart)
     }
 }
 
@@ -398,7 +398,7 @@ pub mod legacy31 {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn to_str_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
-        use crate::convert::{Pairs, always, to_str_lossy};
-        to_str_lossy::<Legacy31>(bytes, always, Pairs::Apart)
+        use crate::convert::{Pairs, to_str_lossy};
+        to_str_lossy::<Legacy31>(bytes, Pairs::Apart)
     }
 }

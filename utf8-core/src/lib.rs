@@ -188,26 +188,14 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// before the first place UTF-8 and the ruleset may part, in its start
 /// state, as the derivation proved.
 fn validate_by_utf8<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    let forbidden = |byte: u8| {
-        let [(lo0, hi0), (lo1, hi1)] = R::UTF8_FORBIDDEN;
-        (R::UTF8_FORBIDDEN_COUNT > 0) & (byte.wrapping_sub(lo0) <= hi0.wrapping_sub(lo0))
-            | (R::UTF8_FORBIDDEN_COUNT > 1) & (byte.wrapping_sub(lo1) <= hi1.wrapping_sub(lo1))
-    };
-    let find_forbidden = |utf8: &[u8]| {
-        if R::UTF8_FORBIDDEN_COUNT == 0 {
-            None
-        } else {
-            scan::find(utf8, forbidden)
-        }
-    };
     let parting = match validate::<Rfc3629>(bytes) {
-        Ok(()) => match find_forbidden(bytes) {
+        Ok(()) => match scan::find_forbidden::<R>(bytes) {
             None => return Ok(()),
             Some(at) => at,
         },
         Err(e) => {
             let valid = e.valid_up_to();
-            find_forbidden(&bytes[..valid]).unwrap_or(valid)
+            scan::find_forbidden::<R>(&bytes[..valid]).unwrap_or(valid)
         }
     };
     // `bytes[..parting]` is UTF-8 up to a sequence cut off by `parting`, if

@@ -1,6 +1,8 @@
 //! The search for the first of a few bytes, which the conversions and the
 //! UTF-8 shortcut of the dialects run over input already known to be UTF-8.
 
+use crate::ruleset::Ruleset;
+
 /// How many bytes [`find`] tests at once: a loop long enough for the
 /// compiler's loop vectorizer, which ORs whole vectors of flags and tests
 /// them once at the end. At 32 bytes the loop was unrolled instead, and the
@@ -65,6 +67,37 @@ fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
     rest.iter()
         .position(|&byte| special(byte))
         .map(|at| near + blocks.len() * LANES + at)
+}
+
+/// Whether `byte` is one of the bytes on which `R` and UTF-8 part, as the
+/// derivation found them (`utf8_spec::utf8_shortcut`): at most two ranges,
+/// tested without a branch so that [`find`]'s blocks vectorize.
+#[inline(always)]
+fn is_forbidden<R: Ruleset>(byte: u8) -> bool {
+    let [(lo0, hi0), (lo1, hi1)] = R::UTF8_FORBIDDEN;
+    (R::UTF8_FORBIDDEN_COUNT > 0) & (byte.wrapping_sub(lo0) <= hi0.wrapping_sub(lo0))
+        | (R::UTF8_FORBIDDEN_COUNT > 1) & (byte.wrapping_sub(lo1) <= hi1.wrapping_sub(lo1))
+}
+
+/// The first byte of `utf8` (valid UTF-8, or a valid prefix of it) on
+/// which `R` and UTF-8 may part; `None` when there is none, without a scan
+/// where the derivation found no such byte.
+#[inline]
+pub(crate) fn find_forbidden<R: Ruleset>(utf8: &[u8]) -> Option<usize> {
+    if R::UTF8_FORBIDDEN_COUNT == 0 {
+        None
+    } else {
+        find(utf8, is_forbidden::<R>)
+    }
+}
+
+/// Whether valid UTF-8 `utf8` is also valid under `R`, by the UTF-8
+/// shortcut: false where `R` has none. For the built-in dialects such text
+/// also means the same, since their forms of those characters are UTF-8's.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn utf8_is_valid_in<R: Ruleset>(utf8: &[u8]) -> bool {
+    R::UTF8_SHORTCUT && find_forbidden::<R>(utf8).is_none()
 }
 
 #[cfg(test)]

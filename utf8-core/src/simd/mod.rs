@@ -434,78 +434,69 @@ pub(crate) mod x86;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
 
-/// Runs the check at `level`; `None` when this build or CPU has no such level.
+/// Runs the check at `level`; `None` for the portable level, a level this
+/// build has no code for, or a ruleset without a vector check.
+///
+/// # Safety
+/// The CPU must support `level`.
 #[inline(always)]
-pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
+unsafe fn check_on<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
     if !R::SIMD_AVAILABLE {
         return None;
     }
     match level {
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        Level::Avx512 if supports(Level::Avx512) => {
-            // SAFETY: `supports` found AVX-512 F and BW on this CPU.
-            Some(unsafe { x86::avx512::validate::<R>(bytes) })
-        }
+        // SAFETY: the caller promises AVX-512 F and BW.
+        Level::Avx512 => Some(unsafe { x86::avx512::validate::<R>(bytes) }),
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        Level::Avx2 if supports(Level::Avx2) => {
-            // SAFETY: `supports` found AVX2 on this CPU.
-            Some(unsafe { x86::avx2::validate::<R>(bytes) })
-        }
+        // SAFETY: the caller promises AVX2.
+        Level::Avx2 => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        Level::Sse41 if supports(Level::Sse41) => {
-            // SAFETY: `supports` found SSE4.1 on this CPU.
-            Some(unsafe { x86::sse41::validate::<R>(bytes) })
-        }
+        // SAFETY: the caller promises SSE4.1.
+        Level::Sse41 => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
         #[cfg(target_arch = "aarch64")]
-        Level::Neon if supports(Level::Neon) => {
-            // SAFETY: `supports` found NEON enabled in this build.
-            Some(unsafe { neon::validate::<R>(bytes) })
-        }
+        // SAFETY: the caller promises NEON.
+        Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
         _ => None,
     }
+}
+
+/// Runs the check at `level`; `None` when this build or CPU has no such level.
+#[inline(always)]
+pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
+    if !supports(level) {
+        return None;
+    }
+    // SAFETY: `supports` found `level` on this CPU (NEON: enabled in this build).
+    unsafe { check_on::<R>(level, bytes) }
 }
 
 /// Runs the check at the level [`level`] detected, without asking again
 /// whether the CPU has it; `None` where that level is the portable one.
 #[inline(always)]
 pub(crate) fn check_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), usize>> {
-    if !R::SIMD_AVAILABLE {
-        return None;
-    }
-    match level() {
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `level` returns AVX-512 only where it found AVX-512 F and BW.
-        Level::Avx512 => Some(unsafe { x86::avx512::validate::<R>(bytes) }),
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `level` returns AVX2 only where it found AVX2.
-        Level::Avx2 => Some(unsafe { x86::avx2::validate::<R>(bytes) }),
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        // SAFETY: `level` returns SSE4.1 only where it found SSE4.1.
-        Level::Sse41 => Some(unsafe { x86::sse41::validate::<R>(bytes) }),
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: `level` returns NEON only where the build enables NEON.
-        Level::Neon => Some(unsafe { neon::validate::<R>(bytes) }),
-        _ => None,
-    }
+    // SAFETY: `level` returns only a level this CPU has (without `std`, one
+    // the build's target features guarantee).
+    unsafe { check_on::<R>(level(), bytes) }
 }
 
 /// [`check_detected`], turning a failing block into the exact error.
 #[inline(always)]
 pub(crate) fn validate_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    Some(match check_detected::<R>(bytes)? {
-        Ok(()) => Ok(()),
-        Err(erred_at) => Err(exact::<R>(bytes, erred_at)),
-    })
+    Some(located::<R>(bytes, check_detected::<R>(bytes)?))
 }
 
 /// Validates with the vector check at `level`, turning a failing block into
 /// the exact error; `None` when the level is not available.
 #[inline(always)]
 pub(crate) fn validate_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    Some(match check_at::<R>(level, bytes)? {
-        Ok(()) => Ok(()),
-        Err(erred_at) => Err(exact::<R>(bytes, erred_at)),
-    })
+    Some(located::<R>(bytes, check_at::<R>(level, bytes)?))
+}
+
+/// A check's outcome on `bytes`, a failure made the exact error.
+#[inline(always)]
+fn located<R: Ruleset>(bytes: &[u8], checked: Result<(), usize>) -> Result<(), Utf8Error> {
+    checked.map_err(|erred_at| exact::<R>(bytes, erred_at))
 }
 
 /// The exact error of an input whose check first erred at `erred_at`.
