@@ -15,6 +15,10 @@
 //! its clap definition (`cli_docs`), checked in for packagers and users who
 //! install from source; the same test fails when the command's flags change
 //! and they are not regenerated.
+//!
+//! `playground` builds the learner's page's engine, `utf8-playground` as
+//! WebAssembly, into `docs/playground/engine.js`; the same test fails when
+//! the engine's sources change and it is not rebuilt.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,6 +29,7 @@ pub mod bench;
 pub mod book;
 mod cli_docs;
 mod derivation;
+pub mod playground;
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
@@ -135,15 +140,20 @@ pub fn write(root: &Path, files: Vec<(PathBuf, String)>) -> std::io::Result<Vec<
     Ok(changed)
 }
 
-/// The generated files whose checked-in copy differs from a fresh rendering.
+/// The generated files whose checked-in copy differs from a fresh rendering,
+/// and the playground's engine when its sources changed since it was built.
 pub fn stale(root: &Path) -> Vec<PathBuf> {
-    generated_files()
+    let mut stale: Vec<PathBuf> = generated_files()
         .into_iter()
         .filter(|(relative, contents)| {
             std::fs::read_to_string(root.join(relative)).ok().as_deref() != Some(contents.as_str())
         })
         .map(|(relative, _)| relative)
-        .collect()
+        .collect();
+    if playground::is_stale(root) {
+        stale.push(PathBuf::from(playground::ENGINE));
+    }
+    stale
 }
 
 #[cfg(test)]
@@ -155,7 +165,9 @@ mod tests {
         let stale = stale(&workspace_root());
         assert!(
             stale.is_empty(),
-            "stale generated files {stale:?}: run `cargo xtask codegen` and commit the result"
+            "stale generated files {stale:?}: run `cargo xtask codegen` (`cargo xtask playground` \
+             for {}) and commit the result",
+            playground::ENGINE
         );
     }
 }

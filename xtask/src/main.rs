@@ -6,6 +6,9 @@
 //!   (`utf8-cli/man/`) from its clap definition.
 //! - `codegen --check`: exit with status 1 if any of them is stale.
 //! - `book`: regenerate just the book, `docs/book/` (`codegen` writes it too).
+//! - `playground`: build the playground's engine (`utf8-playground` for
+//!   `wasm32-unknown-unknown`) into `docs/playground/engine.js`; `codegen
+//!   --check` reports it stale when its sources changed since.
 //! - `bench [--quick] [FILTER]`: run the benchmarks (criterion, release
 //!   build; with C++ simdutf where a C++ compiler is found) and print GB/s
 //!   per input, contender and vector level with ratios, as one Markdown
@@ -13,11 +16,12 @@
 //! - `bench --report`: print that table from the last run without running.
 //!
 //! Exit status: 0 done, 1 stale files found by `--check` (or the benchmarks
-//! failed), 2 usage error, 3 a file could not be written.
+//! or the playground's build failed), 2 usage error, 3 a file could not be
+//! written.
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask book | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
+const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask book | cargo xtask playground | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,6 +30,13 @@ fn main() -> ExitCode {
     match args.as_slice() {
         ["codegen"] => report_written(xtask::write_all(&root)),
         ["book"] => report_written(xtask::write(&root, xtask::book::files())),
+        ["playground"] => match xtask::playground::build(&root) {
+            Ok(changed) => report_written(Ok(changed)),
+            Err(message) => {
+                eprintln!("xtask: {message}");
+                ExitCode::from(1)
+            }
+        },
         ["codegen", "--check"] => {
             let stale = xtask::stale(&root);
             if stale.is_empty() {
@@ -33,9 +44,18 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 let names: Vec<String> = stale.iter().map(|p| p.display().to_string()).collect();
+                let engine = std::path::Path::new(xtask::playground::ENGINE);
+                let mut commands = Vec::new();
+                if stale.iter().any(|p| p != engine) {
+                    commands.push("`cargo xtask codegen`");
+                }
+                if stale.iter().any(|p| p == engine) {
+                    commands.push("`cargo xtask playground`");
+                }
                 eprintln!(
-                    "xtask: stale generated files: {}; run `cargo xtask codegen`",
-                    names.join(", ")
+                    "xtask: stale generated files: {}; run {}",
+                    names.join(", "),
+                    commands.join(" and ")
                 );
                 ExitCode::from(1)
             }
