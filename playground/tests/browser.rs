@@ -155,6 +155,8 @@ impl Browser {
                 // sandbox refuses to start; it only loads a local page.
                 "--no-sandbox",
                 "--disable-gpu",
+                // Containers often give /dev/shm a few megabytes; Chromium then crashes.
+                "--disable-dev-shm-usage",
                 "--no-first-run",
                 "--disable-background-networking",
                 "--disable-component-update",
