@@ -98,6 +98,7 @@ pub mod paths;
 mod ruleset;
 mod scan;
 mod shift;
+mod shortcut;
 #[doc(hidden)]
 pub mod simd;
 mod str_cast;
@@ -174,37 +175,10 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
             validate_long::<R>(bytes)
         }
     } else if bytes.len() >= SIMD_THRESHOLD && !R::SIMD_AVAILABLE && R::UTF8_SHORTCUT {
-        validate_by_utf8::<R>(bytes)
+        shortcut::validate::<R>(bytes)
     } else {
         shift::validate::<R>(bytes)
     }
-}
-
-/// [`validate`] for a ruleset without a vector check of its own but with the
-/// UTF-8 shortcut (CESU-8, modified UTF-8, WTF-8): RFC 3629's vector check
-/// and a scan for the few bytes the derivation found the two differ on
-/// (see `utf8_spec::utf8_shortcut`). Where that does not settle it, the
-/// ruleset's own automaton takes over from the last sequence boundary
-/// before the first place UTF-8 and the ruleset may part, in its start
-/// state, as the derivation proved.
-fn validate_by_utf8<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    let parting = match validate::<Rfc3629>(bytes) {
-        Ok(()) => match scan::find_forbidden::<R>(bytes) {
-            None => return Ok(()),
-            Some(at) => at,
-        },
-        Err(e) => {
-            let valid = e.valid_up_to();
-            scan::find_forbidden::<R>(&bytes[..valid]).unwrap_or(valid)
-        }
-    };
-    // `bytes[..parting]` is UTF-8 up to a sequence cut off by `parting`, if
-    // the forbidden byte continues one: the automaton starts at its lead.
-    let mut from = parting;
-    while from > 0 && Rfc3629::IS_CONTINUATION[bytes[from] as usize] {
-        from -= 1;
-    }
-    shift::validate::<R>(&bytes[from..]).map_err(|e| e.offset_by(from))
 }
 
 /// [`validate`] for a string too short for the scalar lead, in a ruleset

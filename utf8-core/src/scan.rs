@@ -64,6 +64,21 @@ fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
                 .map(|at| near + index * LANES + at);
         }
     }
+    if rest.is_empty() {
+        return None;
+    }
+    // The last block's width at the end, overlapping blocks already tested
+    // (which hold no hit): a stream's 4 KiB pieces would otherwise end in
+    // 240 bytes read one at a time.
+    if let Some(last) = far.last_chunk::<LANES>() {
+        let hits = last
+            .iter()
+            .fold(0u8, |hits, &byte| hits | u8::from(special(byte)));
+        return (hits != 0)
+            .then(|| last.iter().position(|&byte| special(byte)))
+            .flatten()
+            .map(|at| near + far.len() - LANES + at);
+    }
     rest.iter()
         .position(|&byte| special(byte))
         .map(|at| near + blocks.len() * LANES + at)
@@ -113,7 +128,7 @@ mod tests {
     fn find_finds_the_first_special_byte_wherever_it_is_at_every_length() {
         let mut bytes = vec![b'a'; 700];
         for len in [
-            0usize, 1, 15, 16, 17, 255, 256, 271, 272, 273, 528, 529, 700,
+            0usize, 1, 15, 16, 17, 255, 256, 271, 272, 273, 300, 527, 528, 529, 700,
         ] {
             assert_eq!(
                 find(&bytes[..len], is_long_lead),

@@ -83,6 +83,146 @@ fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     }
 }
 
+/// Where [`walk`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Walked {
+    /// At this point, at least the window on, the DFA is back in its start
+    /// state: a sequence boundary where a faster path can take over.
+    Boundary(usize),
+    /// The input ended first; the DFA was last seen in its start state here
+    /// (at a chunk's end, or where the walk began). Whether the input ends
+    /// valid, and in which state, the class-table automaton tells from there
+    /// in a few steps.
+    End {
+        /// A point where the DFA was in its start state, near the end.
+        last_start: usize,
+    },
+}
+
+/// Steps the DFA of `R` over `bytes` from `from`, where it is in its start
+/// state: through at least `window` bytes, 16 at a time as [`validate`]
+/// does, then on to the next point where it is back in its start state.
+/// The UTF-8 shortcut (`crate::shortcut`) hands it the text around the
+/// sequences where a dialect and UTF-8 part; the exact error if the DFA
+/// dies.
+#[inline]
+pub(crate) fn walk<R: Ruleset>(
+    bytes: &[u8],
+    from: usize,
+    window: usize,
+) -> Result<Walked, Utf8Error> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    if crate::cpu::has_bmi2() {
+        // SAFETY: `has_bmi2` found BMI2 on this CPU.
+        return unsafe { walk_bmi2::<R>(bytes, from, window) };
+    }
+    walk_inline::<R>(bytes, from, window)
+}
+
+/// [`walk`] compiled with BMI2 (`shrx`).
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[target_feature(enable = "bmi2")]
+unsafe fn walk_bmi2<R: Ruleset>(
+    bytes: &[u8],
+    from: usize,
+    window: usize,
+) -> Result<Walked, Utf8Error> {
+    walk_inline::<R>(bytes, from, window)
+}
+
+#[inline(always)]
+fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<Walked, Utf8Error> {
+    if !R::SHIFT_AVAILABLE {
+        return walk_by_automaton::<R>(bytes, from, window);
+    }
+    let mask = R::SHIFT_FIELD_MASK;
+    let stop = from.saturating_add(window).min(bytes.len());
+    let mut state = R::SHIFT_START;
+    // As in `validate_inline`: the last chunk boundary where the state
+    // accepted, for the exact error; and the last where it was the start.
+    let mut good = from;
+    let mut good_state = state;
+    let mut last_start = from;
+    let (chunks, _) = bytes[from..stop].as_chunks::<CHUNK>();
+    let mut at = from;
+    for chunk in chunks {
+        for &byte in chunk {
+            state = R::SHIFT_ROWS[byte as usize].step(state);
+        }
+        at += CHUNK;
+        let offset = state.and(mask);
+        if offset == R::SHIFT_DEAD {
+            return Err(exact::<R>(bytes, good, good_state));
+        }
+        if R::SHIFT_ACCEPTING.bit(offset) {
+            (good, good_state) = (at, state);
+        }
+        if offset == R::SHIFT_START {
+            last_start = at;
+        }
+    }
+    // One byte at a time from here: the rest of the window, then on to the
+    // next return to the start state.
+    while at < bytes.len() {
+        let offset = state.and(mask);
+        if offset == R::SHIFT_START {
+            if at >= stop {
+                return Ok(Walked::Boundary(at));
+            }
+            last_start = at;
+        }
+        if R::SHIFT_ACCEPTING.bit(offset) {
+            (good, good_state) = (at, state);
+        }
+        state = R::SHIFT_ROWS[bytes[at] as usize].step(state);
+        if state.and(mask) == R::SHIFT_DEAD {
+            return Err(exact::<R>(bytes, good, good_state));
+        }
+        at += 1;
+    }
+    if state.and(mask) == R::SHIFT_START {
+        last_start = at;
+    }
+    Ok(Walked::End { last_start })
+}
+
+#[cold]
+fn walk_by_automaton<R: Ruleset>(
+    bytes: &[u8],
+    from: usize,
+    window: usize,
+) -> Result<Walked, Utf8Error> {
+    let automaton = &R::AUTOMATON;
+    let stop = from.saturating_add(window).min(bytes.len());
+    let mut state = automaton.start;
+    let mut valid_up_to = from;
+    let mut last_start = from;
+    let mut at = from;
+    while at < bytes.len() {
+        if state == automaton.start {
+            if at >= stop {
+                return Ok(Walked::Boundary(at));
+            }
+            last_start = at;
+        }
+        state = automaton.next(state, bytes[at]);
+        if state == automaton.dead {
+            return Err(automaton.invalid(valid_up_to, at));
+        }
+        at += 1;
+        if automaton.is_accepting(state) {
+            valid_up_to = at;
+        }
+    }
+    if state == automaton.start {
+        last_start = at;
+    }
+    Ok(Walked::End { last_start })
+}
+
 /// Reads the start of an input: its first `min_len` bytes, and on through
 /// `lead` while it is ASCII. Returns the exact error if the automaton dies
 /// there, otherwise the end of the last complete sequence read (where a

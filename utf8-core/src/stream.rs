@@ -20,9 +20,10 @@ use crate::{Rfc3629, Utf8Error};
 ///
 /// Each piece runs on the same vector or shift-DFA path as one-shot
 /// validation; only the few bytes that complete a sequence begun in the
-/// previous piece are read one at a time. (Rulesets with an accepting state
-/// besides the start state, such as WTF-8, are read a byte at a time
-/// throughout.)
+/// previous piece are read one at a time. The dialects without a vector
+/// check of their own (CESU-8, modified UTF-8, WTF-8) take the UTF-8
+/// shortcut as in one-shot validation: RFC 3629's vector check wherever the
+/// text is also UTF-8, their automaton around the sequences where it is not.
 ///
 /// ```
 /// let mut validator = utf8_core::Validator::new();
@@ -76,6 +77,9 @@ impl<R: Ruleset> Validator<R> {
         }
         let automaton = &R::AUTOMATON;
         let mut from = 0;
+        if !R::SIMD_AVAILABLE && R::UTF8_SHORTCUT {
+            return self.update_by_utf8(piece);
+        }
         if !const { R::AUTOMATON.only_start_accepts() } {
             // A point where the input so far is valid is then not always a
             // point where the fast paths could start afresh (after a WTF-8
@@ -148,15 +152,51 @@ impl<R: Ruleset> Validator<R> {
         self.error.is_none() && !R::AUTOMATON.is_accepting(self.state)
     }
 
+    /// [`update`](Self::update) by the UTF-8 shortcut (`crate::shortcut`):
+    /// the automaton finishes what the last piece left open, until it is
+    /// back in its start state, where the shortcut can take over.
+    fn update_by_utf8(&mut self, piece: &[u8]) -> Result<(), Utf8Error> {
+        let mut from = 0;
+        while self.state != R::AUTOMATON.start && from < piece.len() {
+            self.run(&piece[from..from + 1])?;
+            from += 1;
+        }
+        if self.state != R::AUTOMATON.start {
+            // The piece ended before the sequence did.
+            return Ok(());
+        }
+        // Cut before the last UTF-8 sequence, as `update` does: the piece
+        // usually ends inside one, which the vector check would report as
+        // an error and pay for locating.
+        let rest = &piece[from..];
+        let (whole, last) = rest.split_at(last_sequence_start::<Rfc3629>(rest));
+        match crate::shortcut::resume::<R>(whole) {
+            Ok(progress) => self.record(whole.len(), Ok(progress))?,
+            // `whole` starts at a sequence boundary, where the stream so far
+            // is valid: its positions are the stream's, offset.
+            Err(error) => return Err(self.fail(error.offset_by(self.read))),
+        }
+        self.run(last)
+    }
+
     /// Steps the automaton over `bytes`, the continuation of the stream.
     fn run(&mut self, bytes: &[u8]) -> Result<(), Utf8Error> {
-        match R::AUTOMATON.resume(self.state, bytes) {
+        self.record(bytes.len(), R::AUTOMATON.resume(self.state, bytes))
+    }
+
+    /// Takes in where a run over the next `len` bytes of the stream got to.
+    fn record(
+        &mut self,
+        len: usize,
+        progress: Result<Progress, (usize, Option<usize>)>,
+    ) -> Result<(), Utf8Error> {
+        match progress {
             Ok(Progress { state, last_accept }) => {
                 if let Some(end) = last_accept {
                     self.valid_up_to = self.read + end;
                 }
                 self.state = state;
-                self.read += bytes.len();
+                self.read += len;
                 Ok(())
             }
             Err((index, last_accept)) => {

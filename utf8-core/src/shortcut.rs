@@ -1,0 +1,243 @@
+//! The UTF-8 shortcut of a ruleset without a vector check of its own
+//! (CESU-8, modified UTF-8, WTF-8, and user rulesets like them): RFC 3629's
+//! vector check and a scan for the few bytes on which the ruleset and UTF-8
+//! part settle most of the input; the ruleset's own automaton reads only the
+//! sequences around where they part, and the shortcut takes over again
+//! after them.
+//!
+//! The derivation (`utf8_spec::utf8_shortcut`) proved that valid UTF-8
+//! without those bytes is valid under the ruleset and leaves its automaton
+//! in the start state at every UTF-8 sequence boundary: so wherever the
+//! shortcut stops, at a boundary, the ruleset's automaton can start afresh.
+
+use crate::automaton::Progress;
+use crate::ruleset::Ruleset;
+use crate::shift::{self, Walked};
+use crate::{Rfc3629, Utf8Error, scan};
+
+/// How many bytes the ruleset's automaton reads, at least, after the
+/// shortcut stops, before the shortcut is tried again. Doubled each time
+/// the shortcut then settles less than that (text dense with surrogate
+/// pairs, where each try costs more than it saves), reset after a long
+/// stretch.
+const FIRST_WINDOW: usize = 64;
+
+/// How much of the start of `bytes` the shortcut settles: the longest
+/// prefix that is valid UTF-8 without a byte on which `R` and UTF-8 part,
+/// ending at a UTF-8 sequence boundary. `R`'s automaton is in its start
+/// state there. Also whether a parting byte (rather than UTF-8's own rules)
+/// stopped it: such a byte may be valid under `R` and frequent, and
+/// trying the shortcut again after each would read the text between them
+/// twice.
+///
+/// `utf8` is the UTF-8 check: one-shot validation's, whose scalar lead finds
+/// an error at the very start cheaply, or a stream's, which goes straight
+/// to the vector check.
+#[inline(always)]
+fn settled<R: Ruleset>(
+    bytes: &[u8],
+    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error>,
+) -> (usize, bool) {
+    let (parting, by_forbidden) = match utf8(bytes) {
+        Ok(()) => match scan::find_forbidden::<R>(bytes) {
+            None => return (bytes.len(), false),
+            Some(at) => (at, true),
+        },
+        Err(e) => {
+            let valid = e.valid_up_to();
+            match scan::find_forbidden::<R>(&bytes[..valid]) {
+                Some(at) => (at, true),
+                None => (valid, false),
+            }
+        }
+    };
+    // A parting byte may continue a sequence: the boundary is at its lead.
+    let mut boundary = parting;
+    while boundary > 0 && Rfc3629::IS_CONTINUATION[bytes[boundary] as usize] {
+        boundary -= 1;
+    }
+    (boundary, by_forbidden)
+}
+
+/// The next window after the shortcut settled `settled_len` bytes in a
+/// window of `window`.
+#[inline]
+fn next_window(window: usize, settled_len: usize) -> usize {
+    if settled_len < window {
+        window.saturating_mul(2)
+    } else {
+        FIRST_WINDOW
+    }
+}
+
+/// Validates `bytes` under `R`, which has the UTF-8 shortcut: the one-shot
+/// path of the dialects.
+pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    debug_assert!(R::UTF8_SHORTCUT);
+    let automaton = &R::AUTOMATON;
+    let mut at = 0;
+    let mut window = FIRST_WINDOW;
+    loop {
+        let (len, by_forbidden) = settled::<R>(&bytes[at..], crate::validate::<Rfc3629>);
+        at += len;
+        if at == bytes.len() {
+            return Ok(());
+        }
+        if by_forbidden {
+            return shift::validate::<R>(&bytes[at..]).map_err(|e| e.offset_by(at));
+        }
+        match shift::walk::<R>(bytes, at, window)? {
+            Walked::Boundary(next) => at = next,
+            Walked::End { last_start } => {
+                return automaton.validate_from(bytes, last_start, automaton.start);
+            }
+        }
+        window = next_window(window, len);
+    }
+}
+
+/// Steps `R`'s automaton, in its start state at `bytes[0]`, through `bytes`
+/// by the shortcut, for a stream: where it got to, as
+/// [`Automaton::resume`](crate::automaton::Automaton::resume) tells it, or
+/// the exact error (positions relative to `bytes`, whose start is a
+/// sequence boundary).
+pub(crate) fn resume<R: Ruleset>(bytes: &[u8]) -> Result<Progress, Utf8Error> {
+    debug_assert!(R::UTF8_SHORTCUT);
+    let automaton = &R::AUTOMATON;
+    let mut at = 0;
+    let mut last_accept = None;
+    let mut window = FIRST_WINDOW;
+    loop {
+        let (len, by_forbidden) = settled::<R>(&bytes[at..], crate::validate_piece::<Rfc3629>);
+        if len > 0 {
+            at += len;
+            last_accept = Some(at);
+        }
+        if at == bytes.len() {
+            return Ok(Progress {
+                state: automaton.start,
+                last_accept,
+            });
+        }
+        let window_now = if by_forbidden { usize::MAX } else { window };
+        match shift::walk::<R>(bytes, at, window_now)? {
+            Walked::Boundary(next) => {
+                at = next;
+                last_accept = Some(at);
+            }
+            Walked::End { last_start } => {
+                // The start state accepts: the valid prefix reaches
+                // `last_start`, and the few bytes after it tell the rest.
+                if last_start > 0 {
+                    last_accept = Some(last_start);
+                }
+                let tail = &bytes[last_start..];
+                return match automaton.resume(automaton.start, tail) {
+                    Ok(progress) => Ok(Progress {
+                        state: progress.state,
+                        last_accept: progress
+                            .last_accept
+                            .map(|end| last_start + end)
+                            .or(last_accept),
+                    }),
+                    Err((index, tail_accept)) => Err(automaton.invalid(
+                        tail_accept.map_or(last_start, |end| last_start + end),
+                        last_start + index,
+                    )),
+                };
+            }
+        }
+        window = next_window(window, len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cesu8::Cesu8;
+    use crate::mutf8::Mutf8;
+    use crate::wtf8::Wtf8;
+    use alloc::vec::Vec;
+
+    /// A lead and a trail surrogate (U+1F600 in CESU-8), and a lone lead
+    /// surrogate (valid in WTF-8 only at the end or before a non-trail).
+    const PAIR: &[u8] = b"\xED\xA0\xBD\xED\xB8\x80";
+    const LEAD: &[u8] = b"\xED\xA0\xBD";
+
+    fn by_automaton<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+        R::AUTOMATON.validate_const(bytes)
+    }
+
+    fn by_automaton_resume<R: Ruleset>(bytes: &[u8]) -> Result<Progress, Utf8Error> {
+        let automaton = &R::AUTOMATON;
+        automaton
+            .resume(automaton.start, bytes)
+            .map_err(|(index, last_accept)| automaton.invalid(last_accept.unwrap_or(0), index))
+    }
+
+    /// Text of `len` bytes with `special` every `gap` bytes of ASCII and a
+    /// few two- and three-byte characters between.
+    fn text(len: usize, gap: usize, special: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let filler = "aé€b".as_bytes();
+        while out.len() < len {
+            for _ in 0..gap / filler.len() {
+                out.extend_from_slice(filler);
+            }
+            out.extend_from_slice(special);
+        }
+        out
+    }
+
+    fn agrees<R: Ruleset>(bytes: &[u8]) {
+        assert_eq!(
+            validate::<R>(bytes),
+            by_automaton::<R>(bytes),
+            "{}",
+            R::NAME
+        );
+        assert_eq!(
+            resume::<R>(bytes),
+            by_automaton_resume::<R>(bytes),
+            "{}",
+            R::NAME
+        );
+    }
+
+    #[test]
+    fn the_shortcut_agrees_with_the_automaton_whatever_the_density_of_partings() {
+        for gap in [0, 4, 20, 60, 100, 300, 1000, 5000] {
+            for special in [
+                PAIR,
+                LEAD,
+                b"\xC0\x80",
+                b"\x00",
+                b"\xF0\x9F\x98\x80",
+                b"\xFF",
+            ] {
+                let mut bytes = text(20_000, gap, special);
+                agrees::<Cesu8>(&bytes);
+                agrees::<Mutf8>(&bytes);
+                agrees::<Wtf8>(&bytes);
+                // Cut inside the last special sequence, and after a stray byte late on.
+                bytes.truncate(bytes.len() - 1);
+                agrees::<Cesu8>(&bytes);
+                agrees::<Mutf8>(&bytes);
+                agrees::<Wtf8>(&bytes);
+                let late = bytes.len() - 7;
+                bytes[late] = 0x80;
+                agrees::<Cesu8>(&bytes);
+                agrees::<Mutf8>(&bytes);
+                agrees::<Wtf8>(&bytes);
+            }
+        }
+    }
+
+    #[test]
+    fn the_window_doubles_while_partings_come_close_and_resets_after_a_long_stretch() {
+        assert_eq!(next_window(64, 10), 128);
+        assert_eq!(next_window(128, 127), 256);
+        assert_eq!(next_window(256, 256), FIRST_WINDOW);
+        assert_eq!(next_window(usize::MAX, 0), usize::MAX);
+    }
+}
