@@ -23,6 +23,12 @@
 //! groups race `cesu8::from_str` and `mutf8::from_str` against `to_cesu8`
 //! and `to_java_cesu8`.
 //!
+//! Each dialect's validation is also measured with the UTF-8 shortcut's
+//! check forced to each vector level this CPU has, and streamed through a
+//! `Validator` in 4 KiB pieces; WTF-8 on the corpus as it is (UTF-8 text is
+//! WTF-8). `cargo xtask bench` runs the validation groups and prints them
+//! beside RFC 3629's speed on the same text.
+//!
 //! Run: `cargo bench -p utf8-bench --bench dialects`; only the conversions:
 //! `cargo bench -p utf8-bench --bench dialects -- _str/`.
 
@@ -32,6 +38,9 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use utf8_bench::corpus_dir;
+use utf8_core::cpu::{self, Level};
+use utf8_core::paths::{self, Path};
+use utf8_core::{Ruleset, Validator};
 
 /// Each UTF-16 code unit of `text` as UTF-8 encodes a code point of that
 /// value (UTR #26); with `java`, U+0000 as `C0 80` too (JVMS §4.4.7).
@@ -83,19 +92,57 @@ fn corpus() -> Vec<(String, String)> {
     files
 }
 
-type Contender = (&'static str, fn(&[u8]) -> bool);
+type Contender = (&'static str, Box<dyn Fn(&[u8]) -> bool>);
 
 type CrateDecode = for<'a> fn(&'a [u8]) -> Result<Cow<'a, str>, cesu8::Cesu8DecodingError>;
 
-const CESU8: [Contender; 2] = [
-    ("utf8-core", |b| utf8_core::cesu8::validate(b).is_ok()),
-    ("cesu8 crate", |b| cesu8::from_cesu8(b).is_ok()),
+/// The vector levels measured apart, where this CPU has them: the UTF-8
+/// shortcut's RFC 3629 check forced to each.
+const LEVELS: [(&str, Level); 3] = [
+    ("utf8-core AVX-512", Level::Avx512),
+    ("utf8-core AVX2", Level::Avx2),
+    ("utf8-core SSE4.1", Level::Sse41),
 ];
 
-const MUTF8: [Contender; 2] = [
-    ("utf8-core", |b| utf8_core::mutf8::validate(b).is_ok()),
-    ("cesu8 crate", |b| cesu8::from_java_cesu8(b).is_ok()),
-];
+/// This project's contenders for ruleset `R`: `validate` as a user calls
+/// it, each vector level, and a `Validator` fed 4 KiB pieces.
+fn ours<R: Ruleset + 'static>(validate: fn(&[u8]) -> bool) -> Vec<Contender> {
+    let mut contenders: Vec<Contender> = vec![("utf8-core", Box::new(validate))];
+    for (name, level) in LEVELS.into_iter().filter(|(_, l)| cpu::supports(*l)) {
+        contenders.push((
+            name,
+            Box::new(move |b| {
+                paths::by_utf8_shortcut::<R>(Path::Simd(level), b)
+                    .expect("a level this CPU supports")
+                    .is_ok()
+            }),
+        ));
+    }
+    contenders.push((
+        "utf8-core streaming 4K",
+        Box::new(|b| {
+            let mut validator = Validator::<R>::for_ruleset();
+            b.chunks(4096).all(|piece| validator.update(piece).is_ok())
+                && validator.finish().is_ok()
+        }),
+    ));
+    contenders
+}
+
+fn cesu8_contenders() -> Vec<Contender> {
+    let mut contenders = ours::<utf8_core::cesu8::Cesu8>(|b| utf8_core::cesu8::validate(b).is_ok());
+    contenders.push(("cesu8 crate", Box::new(|b| cesu8::from_cesu8(b).is_ok())));
+    contenders
+}
+
+fn mutf8_contenders() -> Vec<Contender> {
+    let mut contenders = ours::<utf8_core::mutf8::Mutf8>(|b| utf8_core::mutf8::validate(b).is_ok());
+    contenders.push((
+        "cesu8 crate",
+        Box::new(|b| cesu8::from_java_cesu8(b).is_ok()),
+    ));
+    contenders
+}
 
 type ToStr = for<'a> fn(&'a [u8]) -> Option<Cow<'a, str>>;
 type FromStr = for<'a> fn(&'a str) -> Cow<'a, [u8]>;
@@ -147,8 +194,13 @@ fn bench_conversions(c: &mut Criterion, name: &str, text: &str) {
 fn bench(c: &mut Criterion) {
     for (name, text) in corpus() {
         for (dialect, java, contenders, decode) in [
-            ("cesu8", false, CESU8, cesu8::from_cesu8 as CrateDecode),
-            ("mutf8", true, MUTF8, cesu8::from_java_cesu8),
+            (
+                "cesu8",
+                false,
+                cesu8_contenders(),
+                cesu8::from_cesu8 as CrateDecode,
+            ),
+            ("mutf8", true, mutf8_contenders(), cesu8::from_java_cesu8),
         ] {
             let bytes = convert(&text, java);
             // Both must accept the input, and the crate must give the text
@@ -160,12 +212,24 @@ fn bench(c: &mut Criterion) {
             );
             let mut group = c.benchmark_group(format!("{dialect}/{name}"));
             group.throughput(Throughput::Bytes(bytes.len() as u64));
-            for (contender, validate) in contenders {
+            for (contender, validate) in &contenders {
                 assert!(validate(&bytes), "{contender} on {dialect} {name}");
-                group.bench_function(contender, |b| b.iter(|| validate(black_box(&bytes))));
+                group.bench_function(*contender, |b| b.iter(|| validate(black_box(&bytes))));
             }
             group.finish();
         }
+        // WTF-8 on the text as it is: UTF-8 is WTF-8 without lone surrogates.
+        let mut group = c.benchmark_group(format!("wtf8/{name}"));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        for (contender, validate) in
+            ours::<utf8_core::wtf8::Wtf8>(|b| utf8_core::wtf8::validate(b).is_ok())
+        {
+            assert!(validate(text.as_bytes()), "{contender} on wtf8 {name}");
+            group.bench_function(contender, |b| {
+                b.iter(|| validate(black_box(text.as_bytes())))
+            });
+        }
+        group.finish();
         bench_conversions(c, &name, &text);
     }
 }

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use proptest::prelude::*;
-use utf8_core::{Decode, Rfc3629, Ruleset, Utf8Error, cesu8, mutf8, rfc2279, wtf8};
+use utf8_core::{Decode, Rfc3629, Ruleset, Utf8Error, cesu8, mutf8, paths, rfc2279, wtf8};
 use utf8_tests::dialect_text::{
     cesu8_from_str, mutf8_from_utf16, push_generalized, wtf8_from_utf16,
 };
@@ -318,6 +318,30 @@ fn assert_agrees<R: Ruleset>(
     }
 }
 
+/// The UTF-8 shortcut with RFC 3629's check forced to each path this CPU
+/// runs agrees with `validate` (which takes the detected one). Inputs
+/// shorter than the vector threshold do not take the shortcut.
+fn assert_shortcut_agrees_on_every_path<R: Ruleset>(
+    bytes: &[u8],
+    validate: fn(&[u8]) -> Result<(), Utf8Error>,
+) {
+    if bytes.len() < utf8_core::SIMD_THRESHOLD {
+        return;
+    }
+    let expected = ours(validate(bytes));
+    for path in paths::Path::ALL {
+        if let Some(result) = paths::by_utf8_shortcut::<R>(path, bytes) {
+            assert_eq!(
+                ours(result),
+                expected,
+                "{} shortcut on {path:?}: {}",
+                R::NAME,
+                Hex(bytes)
+            );
+        }
+    }
+}
+
 fn check_rfc3629(bytes: &[u8]) {
     assert_agrees(
         Dialect::Rfc3629,
@@ -340,6 +364,7 @@ fn check_cesu8(bytes: &[u8]) {
         ours(cesu8::Cesu8::validate(bytes)),
         ours(cesu8::validate(bytes))
     );
+    assert_shortcut_agrees_on_every_path::<cesu8::Cesu8>(bytes, cesu8::validate);
 }
 
 fn check_mutf8(bytes: &[u8]) {
@@ -354,6 +379,7 @@ fn check_mutf8(bytes: &[u8]) {
         ours(mutf8::Mutf8::validate(bytes)),
         ours(mutf8::validate(bytes))
     );
+    assert_shortcut_agrees_on_every_path::<mutf8::Mutf8>(bytes, mutf8::validate);
 }
 
 fn check_wtf8(bytes: &[u8]) {
@@ -368,6 +394,7 @@ fn check_wtf8(bytes: &[u8]) {
         ours(wtf8::Wtf8::validate(bytes)),
         ours(wtf8::validate(bytes))
     );
+    assert_shortcut_agrees_on_every_path::<wtf8::Wtf8>(bytes, wtf8::validate);
 }
 
 fn check_rfc2279(bytes: &[u8]) {

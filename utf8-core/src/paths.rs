@@ -11,7 +11,7 @@
 use crate::cpu::Level;
 use crate::ruleset::Ruleset;
 use crate::simd;
-use crate::{Rfc3629, Utf8Error, shift};
+use crate::{Rfc3629, Utf8Error, shift, shortcut};
 
 /// A validation path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,4 +54,19 @@ pub fn rfc3629(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
 #[cfg(feature = "legacy-31bit")]
 pub fn legacy31(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     run::<crate::legacy31::Legacy31>(path, bytes)
+}
+
+/// A ruleset with the UTF-8 shortcut (CESU-8, modified UTF-8, WTF-8, or a
+/// user ruleset like them), validated through it with RFC 3629's check on
+/// `path`; `None` where this build or CPU cannot run `path` or `R` has no
+/// shortcut. For measuring and testing the dialects at each vector level.
+pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    if !R::UTF8_SHORTCUT || run::<Rfc3629>(path, &[]).is_none() {
+        return None;
+    }
+    let utf8 = |bytes: &[u8]| match run::<Rfc3629>(path, bytes) {
+        Some(result) => result,
+        None => unreachable!("the path ran on the empty input"),
+    };
+    Some(shortcut::validate_with::<R>(bytes, utf8))
 }

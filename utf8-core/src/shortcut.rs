@@ -73,12 +73,21 @@ fn next_window(window: usize, settled_len: usize) -> usize {
 /// Validates `bytes` under `R`, which has the UTF-8 shortcut: the one-shot
 /// path of the dialects.
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    validate_with::<R>(bytes, crate::validate::<Rfc3629>)
+}
+
+/// [`validate`] with `utf8` as the UTF-8 check: `crate::paths` names one
+/// vector level.
+pub(crate) fn validate_with<R: Ruleset>(
+    bytes: &[u8],
+    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error> + Copy,
+) -> Result<(), Utf8Error> {
     debug_assert!(R::UTF8_SHORTCUT);
     let automaton = &R::AUTOMATON;
     let mut at = 0;
     let mut window = FIRST_WINDOW;
     loop {
-        let (len, by_forbidden) = settled::<R>(&bytes[at..], crate::validate::<Rfc3629>);
+        let (len, by_forbidden) = settled::<R>(&bytes[at..], utf8);
         at += len;
         if at == bytes.len() {
             return Ok(());

@@ -2,9 +2,11 @@
 //! GB/s per input and contender, with ratios from the same run, in one table
 //! (`table`) headed by the CPU it ran on.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod dialects;
 mod table;
 
 pub use table::{Table, build};
@@ -160,15 +162,28 @@ pub fn cxx_found() -> bool {
 
 /// The report: the machine, what the abbreviations mean, the table.
 pub fn report(measurements: &[Measurement], cpu: &str) -> String {
+    let validate: Vec<Measurement> = measurements
+        .iter()
+        .filter(|m| !dialects::is_dialect_input(&m.input))
+        .cloned()
+        .collect();
+    let mut dialect_tables = String::new();
+    for (title, table) in dialects::tables(measurements) {
+        let _ = write!(
+            dialect_tables,
+            "\n{title}; UTF-8: utf8-core on the same text (the table above):\n\n{}",
+            table.to_markdown()
+        );
+    }
     format!(
         "Measured on {cpu}.\n\
          GB/s (10^9 bytes per second, criterion's median). AVX-512, AVX2, SSE4.1: \
          utf8-core's vector check forced to that level; s8: simdutf8 (basic and compat \
          pick their level, AVX2 and SSE4.2 forced); C++: C++ simdutf through the simdutf \
          crate; read-only: an AVX2 pass that only reads every byte; \
-         {}: not measured (a level this CPU lacks, or C++ simdutf not built).\n\n{}",
+         {}: not measured (a level this CPU lacks, or C++ simdutf not built).\n\n{}{dialect_tables}",
         table::MISSING,
-        build(measurements).to_markdown()
+        build(&validate).to_markdown()
     )
 }
 
@@ -217,14 +232,26 @@ impl<'a> Mode<'a> {
 /// Criterion's times for `--quick`, in seconds: warm-up, measurement.
 const QUICK: [&str; 4] = ["--warm-up-time", "0.1", "--measurement-time", "0.3"];
 
-/// `cargo bench` on the validate benchmark, its output and criterion's into `log`;
-/// with C++ simdutf when `cpp` is set.
-fn run_criterion(root: &Path, mode: &Mode, cpp: bool, log: std::fs::File) -> Result<(), String> {
+/// The dialects benchmark's validation groups, which the dialect tables
+/// show (its conversion groups are left to `cargo bench` itself).
+const DIALECT_VALIDATION: &str = "^(cesu8|mutf8|wtf8)/";
+
+/// `cargo bench` on `bench` (the validate benchmark, or the dialects one),
+/// its output and criterion's into `log`; with C++ simdutf when `cpp` is
+/// set. Without a filter of the caller's, `default_filter` picks the groups.
+fn run_criterion(
+    root: &Path,
+    bench: &str,
+    default_filter: Option<&str>,
+    mode: &Mode,
+    cpp: bool,
+    log: std::fs::File,
+) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command
         .current_dir(root)
-        .args(["bench", "-p", "utf8-bench", "--bench", "validate"]);
+        .args(["bench", "-p", "utf8-bench", "--bench", bench]);
     if cpp {
         command.args(["--features", "cpp-simdutf"]);
     }
@@ -233,7 +260,7 @@ fn run_criterion(root: &Path, mode: &Mode, cpp: bool, log: std::fs::File) -> Res
         if *quick {
             command.args(QUICK);
         }
-        command.args(filter);
+        command.args(filter.or(default_filter));
     }
     // Criterion reports its progress on stderr: the log takes both.
     let log_err = log
@@ -270,7 +297,20 @@ fn run_benchmarks(root: &Path, target: &Path, mode: &Mode) -> Result<(), (u8, St
         "running the benchmarks; criterion's output goes to {}",
         log_path.display()
     );
-    run_criterion(root, mode, cpp, log).map_err(|e| (1, format!("{e}; see {}", log_path.display())))
+    let failed = |e: String| (1, format!("{e}; see {}", log_path.display()));
+    let log_again = log
+        .try_clone()
+        .map_err(|e| (3, format!("cannot reopen {}: {e}", log_path.display())))?;
+    run_criterion(root, "validate", None, mode, cpp, log).map_err(failed)?;
+    run_criterion(
+        root,
+        "dialects",
+        Some(DIALECT_VALIDATION),
+        mode,
+        cpp,
+        log_again,
+    )
+    .map_err(failed)
 }
 
 /// `cargo xtask bench ARGS`: run (unless `--report`), then print the table.

@@ -32,12 +32,13 @@ pub const CONTENDERS: [(&str, &str); 13] = [
 pub const STREAMING: &str = "utf8-core streaming 4K";
 
 /// A ratio column: `over` GB/s ÷ `under` GB/s on the same input.
-struct Ratio {
-    header: &'static str,
-    over: &'static str,
-    under: &'static str,
+#[derive(Clone, Copy)]
+pub struct Ratio {
+    pub(crate) header: &'static str,
+    pub(crate) over: &'static str,
+    pub(crate) under: &'static str,
     /// Shown only when some input has `over`: a level most CPUs lack.
-    only_where_measured: bool,
+    pub(crate) only_where_measured: bool,
 }
 
 const RATIOS: [Ratio; 6] = [
@@ -79,6 +80,24 @@ const RATIOS: [Ratio; 6] = [
     },
 ];
 
+/// A table's columns: GB/s per contender, then ratios; and whether a note
+/// under it compares the streaming contender with the one-shot one.
+pub struct Spec {
+    /// Header and the benchmark's name for each GB/s column.
+    pub contenders: &'static [(&'static str, &'static str)],
+    /// The ratio columns.
+    pub ratios: &'static [Ratio],
+    /// The streaming contender to compare with the first column in a note.
+    pub streaming: Option<&'static str>,
+}
+
+/// The validate benchmark's table.
+pub const VALIDATE: Spec = Spec {
+    contenders: &CONTENDERS,
+    ratios: &RATIOS,
+    streaming: Some(STREAMING),
+};
+
 /// What a cell not measured shows: a level the CPU lacks, a contender not built.
 pub const MISSING: &str = "–";
 
@@ -110,9 +129,15 @@ struct Line<'a> {
     values: Vec<Option<f64>>,
 }
 
-/// Builds the table from one run's measurements.
+/// Builds the validate benchmark's table from one run's measurements.
 pub fn build(measurements: &[Measurement]) -> Table {
-    let ratios: Vec<&Ratio> = RATIOS
+    build_with(&VALIDATE, measurements)
+}
+
+/// Builds a table of `spec`'s columns from one run's measurements.
+pub fn build_with(spec: &Spec, measurements: &[Measurement]) -> Table {
+    let ratios: Vec<&Ratio> = spec
+        .ratios
         .iter()
         .filter(|r| !r.only_where_measured || measurements.iter().any(|m| m.contender == r.over))
         .collect();
@@ -122,19 +147,19 @@ pub fn build(measurements: &[Measurement]) -> Table {
     }
     let lines: Vec<Line> = by_input
         .iter()
-        .map(|(input, row)| line(input, row, &ratios))
+        .map(|(input, row)| line(spec, input, row, &ratios))
         .collect();
     let mut header = vec!["input".to_owned(), "bytes".to_owned()];
-    header.extend(CONTENDERS.iter().map(|(h, _)| (*h).to_owned()));
+    header.extend(spec.contenders.iter().map(|(h, _)| (*h).to_owned()));
     header.extend(ratios.iter().map(|r| r.header.to_owned()));
-    let mut rows: Vec<Vec<String>> = lines.iter().map(cells).collect();
+    let mut rows: Vec<Vec<String>> = lines.iter().map(|l| cells(spec, l)).collect();
     let corpus: Vec<&Line> = lines.iter().filter(|l| is_valid_corpus(l.input)).collect();
     let mut notes = Vec::new();
     if !corpus.is_empty() {
-        rows.extend(summary_rows(&corpus));
-        notes.extend(lowest_notes(&corpus, &ratios));
+        rows.extend(summary_rows(spec, &corpus));
+        notes.extend(lowest_notes(spec, &corpus, &ratios));
     }
-    notes.extend(streaming_note(&lines));
+    notes.extend(spec.streaming.and_then(|s| streaming_note(spec, s, &lines)));
     Table {
         header,
         rows,
@@ -142,13 +167,13 @@ pub fn build(measurements: &[Measurement]) -> Table {
     }
 }
 
-fn line<'a>(input: &'a str, row: &[&Measurement], ratios: &[&Ratio]) -> Line<'a> {
+fn line<'a>(spec: &Spec, input: &'a str, row: &[&Measurement], ratios: &[&Ratio]) -> Line<'a> {
     let gb = |contender: &str| {
         row.iter()
             .find(|m| m.contender == contender)
             .map(|m| m.gb_per_s())
     };
-    let mut values: Vec<Option<f64>> = CONTENDERS.iter().map(|(_, c)| gb(c)).collect();
+    let mut values: Vec<Option<f64>> = spec.contenders.iter().map(|(_, c)| gb(c)).collect();
     values.extend(ratios.iter().map(|r| Some(gb(r.over)? / gb(r.under)?)));
     Line {
         input,
@@ -158,17 +183,22 @@ fn line<'a>(input: &'a str, row: &[&Measurement], ratios: &[&Ratio]) -> Line<'a>
 }
 
 /// A GB/s column's cell, or a ratio column's.
-fn cell(column: usize, value: Option<f64>) -> String {
+fn cell(spec: &Spec, column: usize, value: Option<f64>) -> String {
     match value {
         None => MISSING.to_owned(),
-        Some(v) if column < CONTENDERS.len() => format!("{v:.2}"),
+        Some(v) if column < spec.contenders.len() => format!("{v:.2}"),
         Some(v) => format!("{v:.2}×"),
     }
 }
 
-fn cells(line: &Line) -> Vec<String> {
+fn cells(spec: &Spec, line: &Line) -> Vec<String> {
     let mut row = vec![line.input.to_owned(), line.bytes.to_string()];
-    row.extend(line.values.iter().enumerate().map(|(i, v)| cell(i, *v)));
+    row.extend(
+        line.values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| cell(spec, i, *v)),
+    );
     row
 }
 
@@ -184,7 +214,7 @@ fn column(corpus: &[&Line], i: usize) -> Option<Vec<f64>> {
 
 /// The geometric-mean row (every column) and the lowest-ratio row (ratio
 /// columns only) over the valid corpus files.
-fn summary_rows(corpus: &[&Line]) -> [Vec<String>; 2] {
+fn summary_rows(spec: &Spec, corpus: &[&Line]) -> [Vec<String>; 2] {
     let count = corpus[0].values.len();
     let mut mean = vec![
         format!("geometric mean, {} valid corpus files", corpus.len()),
@@ -196,11 +226,12 @@ fn summary_rows(corpus: &[&Line]) -> [Vec<String>; 2] {
     ];
     for i in 0..count {
         let values = column(corpus, i);
-        mean.push(cell(i, values.as_deref().map(geomean)));
-        lowest.push(if i < CONTENDERS.len() {
+        mean.push(cell(spec, i, values.as_deref().map(geomean)));
+        lowest.push(if i < spec.contenders.len() {
             String::new()
         } else {
             cell(
+                spec,
                 i,
                 values.map(|v| v.into_iter().fold(f64::INFINITY, f64::min)),
             )
@@ -210,10 +241,10 @@ fn summary_rows(corpus: &[&Line]) -> [Vec<String>; 2] {
 }
 
 /// Which file each ratio is lowest on.
-fn lowest_notes(corpus: &[&Line], ratios: &[&Ratio]) -> Vec<String> {
+fn lowest_notes(spec: &Spec, corpus: &[&Line], ratios: &[&Ratio]) -> Vec<String> {
     let mut notes = Vec::new();
     for (k, ratio) in ratios.iter().enumerate() {
-        let i = CONTENDERS.len() + k;
+        let i = spec.contenders.len() + k;
         let Some(values) = column(corpus, i) else {
             continue;
         };
@@ -225,19 +256,20 @@ fn lowest_notes(corpus: &[&Line], ratios: &[&Ratio]) -> Vec<String> {
         notes.push(format!(
             "Lowest {}: {} on {}.",
             ratio.header,
-            cell(i, Some(value)),
+            cell(spec, i, Some(value)),
             worst.input
         ));
     }
     notes
 }
 
-/// Streaming ÷ one-shot `utf8-core` over the valid corpus files.
-fn streaming_note(lines: &[Line]) -> Option<String> {
+/// Streaming ÷ one-shot `utf8-core` (the first column) over the valid corpus files.
+fn streaming_note(spec: &Spec, streaming: &str, lines: &[Line]) -> Option<String> {
     let one_shot = 0;
-    let streaming = CONTENDERS
+    let streaming = spec
+        .contenders
         .iter()
-        .position(|(_, c)| *c == STREAMING)
+        .position(|(_, c)| *c == streaming)
         .expect("a streaming column");
     let ratios: Vec<(&str, f64)> = lines
         .iter()
