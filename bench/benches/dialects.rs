@@ -35,6 +35,7 @@
 use std::borrow::Cow;
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use utf8_bench::corpus_dir;
@@ -236,7 +237,11 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default();
+    // The validate benchmark's times: `cargo xtask bench` runs both.
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1200))
+        .sample_size(20);
     targets = bench
 }
 criterion_main!(benches);
