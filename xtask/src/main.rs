@@ -12,7 +12,9 @@
 //! - `bench [--quick] [FILTER]`: run the benchmarks (criterion, release
 //!   build; with C++ simdutf where a C++ compiler is found) and print GB/s
 //!   per input, contender and vector level with ratios, as one Markdown
-//!   table headed by the CPU; `--quick` measures briefly (a few minutes).
+//!   table headed by the CPU, then one table per dialect (CESU-8, modified
+//!   UTF-8, WTF-8) with its ratios to RFC 3629 on the same text; `--quick`
+//!   measures briefly.
 //! - `bench --report`: print that table from the last run without running.
 //!
 //! Exit status: 0 done, 1 stale files found by `--check` (or the benchmarks
