@@ -297,7 +297,11 @@ impl<R: Ruleset> Summary<R> {
                 end: End::DiedAt(at),
             },
         };
-        if !Self::ONE_SHOT_RESUMES {
+        // WTF-8 and rulesets like it (an accepting state besides the start
+        // state) cannot resume from one-shot validation's `valid_up_to`, but
+        // the UTF-8 shortcut reports where its run ends, in which state.
+        let by_shortcut = !Self::ONE_SHOT_RESUMES && R::UTF8_SHORTCUT && !R::SIMD_AVAILABLE;
+        if !Self::ONE_SHOT_RESUMES && !by_shortcut {
             return from_automaton(state, bytes);
         }
         // Finish the sequence the chunk starts inside of, a byte at a time,
@@ -318,6 +322,19 @@ impl<R: Ruleset> Summary<R> {
         let rest = &bytes[at..];
         if rest.is_empty() {
             return head;
+        }
+        if by_shortcut {
+            let tail = match crate::shortcut::resume::<R>(rest) {
+                Ok(Progress { state, last_accept }) => Entry {
+                    last_accept,
+                    end: End::In(state),
+                },
+                // The error does not say which byte killed the run when the
+                // last accepting state was not the start; the automaton
+                // reads the chunk again to find it. Only invalid input pays.
+                Err(_) => from_automaton(automaton.start, rest),
+            };
+            return head.then(tail, at);
         }
         let tail = match R::validate(rest) {
             Ok(()) => Entry {
