@@ -784,7 +784,7 @@ fn every_legacy31_path_this_cpu_runs_stays_inside_slices_beside_guard_pages() {
 
 #[test]
 fn each_dialect_and_parallel_validate_stay_inside_slices_beside_guard_pages() {
-    let entries: [(&str, Validate, Validate); 7] = [
+    let entries: [(&str, Validate, Validate); 8] = [
         ("cesu8::validate", cesu8::validate, cesu8::validate_const),
         ("mutf8::validate", mutf8::validate, mutf8::validate_const),
         ("wtf8::validate", wtf8::validate, wtf8::validate_const),
@@ -807,6 +807,11 @@ fn each_dialect_and_parallel_validate_stay_inside_slices_beside_guard_pages() {
             "parallel::validate::<Legacy31>",
             parallel::validate::<Legacy31>,
             legacy31::validate_const,
+        ),
+        (
+            "parallel::Summary::<Wtf8>::of",
+            |bytes| parallel::Summary::<wtf8::Wtf8>::of(bytes).result(),
+            wtf8::validate_const,
         ),
     ];
     let mut memory = GuardedPages::new(LONGEST);
@@ -882,6 +887,20 @@ fn the_validator_fed_whole_and_in_pieces_stays_inside_slices_beside_guard_pages(
         stream_stays_inside::<Rfc3629>("Validator", case, slice, &mut own, want);
         let want = verdict(legacy31::validate_const(slice));
         stream_stays_inside::<Legacy31>("legacy31::Validator", case, slice, &mut own, want);
+    });
+}
+
+#[test]
+fn the_dialects_validators_through_the_utf8_shortcut_stay_inside_slices_beside_guard_pages() {
+    let mut memory = GuardedPages::new(LONGEST);
+    let mut own = GuardedPages::new(LONGEST);
+    sweep(&mut memory, &Grid::coarse(), |case, slice| {
+        let want = verdict(cesu8::validate_const(slice));
+        stream_stays_inside::<cesu8::Cesu8>("cesu8::Validator", case, slice, &mut own, want);
+        let want = verdict(mutf8::validate_const(slice));
+        stream_stays_inside::<mutf8::Mutf8>("mutf8::Validator", case, slice, &mut own, want);
+        let want = verdict(wtf8::validate_const(slice));
+        stream_stays_inside::<wtf8::Wtf8>("wtf8::Validator", case, slice, &mut own, want);
     });
 }
 

@@ -547,6 +547,12 @@ fn the_mut_and_const_forms_and_the_dialects_stay_inside_the_allocation() {
             utf8_core::parallel::validate::<utf8_core::Rfc3629>,
             utf8_core::Rfc3629::validate_const,
         ),
+        // WTF-8's summaries run the UTF-8 shortcut, and so the vector check.
+        (
+            "parallel::Summary::<Wtf8>",
+            |bytes| utf8_core::parallel::Summary::<utf8_core::wtf8::Wtf8>::of(bytes).result(),
+            utf8_core::wtf8::validate_const,
+        ),
     ];
     each_layered_case(|case, alignment, slice| {
         let want = std_verdict(slice);
@@ -566,7 +572,12 @@ fn the_mut_and_const_forms_and_the_dialects_stay_inside_the_allocation() {
 
 /// Feeds `pieces` to a validator, until the first error.
 fn stream<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Verdict {
-    let mut validator = Validator::new();
+    stream_in::<utf8_core::Rfc3629>(pieces)
+}
+
+/// [`stream`] in ruleset `R`.
+fn stream_in<'a, R: utf8_core::Ruleset>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Verdict {
+    let mut validator = Validator::<R>::for_ruleset();
     for piece in pieces {
         validator
             .update(piece)
@@ -603,6 +614,45 @@ fn the_validator_fed_whole_and_in_pieces_stays_inside_the_allocation() {
             let got = stream(pieces.iter().map(|piece| &**piece));
             expect(
                 &format!("Validator, own pieces of {cut}"),
+                &case,
+                alignment,
+                got,
+                want,
+            );
+        }
+    });
+}
+
+#[test]
+fn the_dialects_validators_through_the_utf8_shortcut_stay_inside_the_allocation() {
+    use utf8_core::{cesu8, mutf8, wtf8};
+    type Stream = for<'a> fn(Vec<&'a [u8]>) -> Verdict;
+    type Validate = fn(&[u8]) -> Result<(), Utf8Error>;
+    let dialects: [(&str, Stream, Validate); 3] = [
+        (
+            "cesu8",
+            |pieces| stream_in::<cesu8::Cesu8>(pieces),
+            cesu8::validate_const,
+        ),
+        (
+            "mutf8",
+            |pieces| stream_in::<mutf8::Mutf8>(pieces),
+            mutf8::validate_const,
+        ),
+        (
+            "wtf8",
+            |pieces| stream_in::<wtf8::Wtf8>(pieces),
+            wtf8::validate_const,
+        ),
+    ];
+    each_layered_case(|case, alignment, slice| {
+        for (name, stream, reference) in dialects {
+            let want = verdict(reference(slice));
+            // 130: past the vector threshold, so the shortcut's vector check runs.
+            let pieces: Vec<Box<[u8]>> = slice.chunks(130).map(Box::from).collect();
+            let got = stream(pieces.iter().map(|piece| &**piece).collect());
+            expect(
+                &format!("{name} Validator, own pieces of 130"),
                 &case,
                 alignment,
                 got,
