@@ -77,31 +77,18 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 }
 
 /// [`validate`] with `utf8` as the UTF-8 check: `crate::paths` names one
-/// vector level.
+/// vector level. The whole input is one run of [`resume_with`]; where it
+/// ends outside an accepting state, the input ends inside a sequence.
 pub(crate) fn validate_with<R: Ruleset>(
     bytes: &[u8],
     utf8: impl Fn(&[u8]) -> Result<(), Utf8Error> + Copy,
 ) -> Result<(), Utf8Error> {
-    debug_assert!(R::UTF8_SHORTCUT);
     let automaton = &R::AUTOMATON;
-    let mut at = 0;
-    let mut window = FIRST_WINDOW;
-    loop {
-        let (len, by_forbidden) = settled::<R>(&bytes[at..], utf8);
-        at += len;
-        if at == bytes.len() {
-            return Ok(());
-        }
-        if by_forbidden {
-            return shift::validate::<R>(&bytes[at..]).map_err(|e| e.offset_by(at));
-        }
-        match shift::walk::<R>(bytes, at, window)? {
-            Walked::Boundary(next) => at = next,
-            Walked::End { last_start } => {
-                return automaton.validate_from(bytes, last_start, automaton.start);
-            }
-        }
-        window = next_window(window, len);
+    let Progress { state, last_accept } = resume_with::<R>(bytes, utf8)?;
+    if automaton.is_accepting(state) {
+        Ok(())
+    } else {
+        Err(automaton.incomplete(last_accept.unwrap_or(0)))
     }
 }
 
@@ -109,15 +96,23 @@ pub(crate) fn validate_with<R: Ruleset>(
 /// by the shortcut, for a stream: where it got to, as
 /// [`Automaton::resume`](crate::automaton::Automaton::resume) tells it, or
 /// the exact error (positions relative to `bytes`, whose start is a
-/// sequence boundary).
+/// sequence boundary). A stream's pieces go straight to the vector check.
 pub(crate) fn resume<R: Ruleset>(bytes: &[u8]) -> Result<Progress, Utf8Error> {
+    resume_with::<R>(bytes, crate::validate_piece::<Rfc3629>)
+}
+
+/// [`resume`] with `utf8` as the UTF-8 check.
+fn resume_with<R: Ruleset>(
+    bytes: &[u8],
+    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error> + Copy,
+) -> Result<Progress, Utf8Error> {
     debug_assert!(R::UTF8_SHORTCUT);
     let automaton = &R::AUTOMATON;
     let mut at = 0;
     let mut last_accept = None;
     let mut window = FIRST_WINDOW;
     loop {
-        let (len, by_forbidden) = settled::<R>(&bytes[at..], crate::validate_piece::<Rfc3629>);
+        let (len, by_forbidden) = settled::<R>(&bytes[at..], utf8);
         if len > 0 {
             at += len;
             last_accept = Some(at);

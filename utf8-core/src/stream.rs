@@ -87,12 +87,7 @@ impl<R: Ruleset> Validator<R> {
             // automaton carries its state through the whole piece.
             return self.run(piece);
         }
-        // Finish the sequence the last piece left open, a byte at a time,
-        // until the automaton is back at the start state.
-        while self.state != automaton.start && from < piece.len() {
-            self.run(&piece[from..from + 1])?;
-            from += 1;
-        }
+        from += self.back_to_start(piece)?;
         // A piece usually ends inside a sequence; one-shot validation would
         // report that as an error and pay for locating it exactly. Cutting
         // the piece before its last sequence leaves the fast path input that
@@ -156,11 +151,7 @@ impl<R: Ruleset> Validator<R> {
     /// the automaton finishes what the last piece left open, until it is
     /// back in its start state, where the shortcut can take over.
     fn update_by_utf8(&mut self, piece: &[u8]) -> Result<(), Utf8Error> {
-        let mut from = 0;
-        while self.state != R::AUTOMATON.start && from < piece.len() {
-            self.run(&piece[from..from + 1])?;
-            from += 1;
-        }
+        let from = self.back_to_start(piece)?;
         if self.state != R::AUTOMATON.start {
             // The piece ended before the sequence did.
             return Ok(());
@@ -177,6 +168,18 @@ impl<R: Ruleset> Validator<R> {
             Err(error) => return Err(self.fail(error.offset_by(self.read))),
         }
         self.run(last)
+    }
+
+    /// Finishes the sequence the last piece left open, a byte at a time,
+    /// until the automaton is back at the start state or `piece` ends;
+    /// returns how many bytes of `piece` that took.
+    fn back_to_start(&mut self, piece: &[u8]) -> Result<usize, Utf8Error> {
+        let mut from = 0;
+        while self.state != R::AUTOMATON.start && from < piece.len() {
+            self.run(&piece[from..from + 1])?;
+            from += 1;
+        }
+        Ok(from)
     }
 
     /// Steps the automaton over `bytes`, the continuation of the stream.
