@@ -23,8 +23,9 @@
 //! groups race `cesu8::from_str` and `mutf8::from_str` against `to_cesu8`
 //! and `to_java_cesu8`.
 //!
-//! Each dialect's validation is also measured with the UTF-8 shortcut's
-//! check forced to each vector level this CPU has, and streamed through a
+//! Each dialect's validation is also measured forced to each vector level
+//! this CPU has (its own check where it has one, the UTF-8 shortcut's RFC
+//! 3629 check otherwise; `paths::dispatched`), and streamed through a
 //! `Validator` in 4 KiB pieces; WTF-8 on the corpus as it is (UTF-8 text is
 //! WTF-8). `cargo xtask bench` runs the validation groups and prints them
 //! beside RFC 3629's speed on the same text.
@@ -97,8 +98,7 @@ type Contender = (&'static str, Box<dyn Fn(&[u8]) -> bool>);
 
 type CrateDecode = for<'a> fn(&'a [u8]) -> Result<Cow<'a, str>, cesu8::Cesu8DecodingError>;
 
-/// The vector levels measured apart, where this CPU has them: the UTF-8
-/// shortcut's RFC 3629 check forced to each.
+/// The vector levels measured apart, where this CPU has them.
 const LEVELS: [(&str, Level); 3] = [
     ("utf8-core AVX-512", Level::Avx512),
     ("utf8-core AVX2", Level::Avx2),
@@ -113,7 +113,7 @@ fn ours<R: Ruleset + 'static>(validate: fn(&[u8]) -> bool) -> Vec<Contender> {
         contenders.push((
             name,
             Box::new(move |b| {
-                paths::by_utf8_shortcut::<R>(Path::Simd(level), b)
+                paths::dispatched::<R>(Path::Simd(level), b)
                     .expect("a level this CPU supports")
                     .is_ok()
             }),

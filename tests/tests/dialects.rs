@@ -342,6 +342,24 @@ fn assert_shortcut_agrees_on_every_path<R: Ruleset>(
     }
 }
 
+/// Every path this CPU runs for `R` itself (the automaton, the shift DFA
+/// and each vector level where `R` has a check of its own) agrees with the
+/// reference.
+fn assert_every_path_agrees<R: Ruleset>(dialect: Dialect, bytes: &[u8]) {
+    let expected = reference::validate(dialect, bytes);
+    for path in paths::Path::ALL {
+        if let Some(result) = paths::ruleset::<R>(path, bytes) {
+            assert_eq!(
+                ours(result),
+                expected,
+                "{} on {path:?}: {}",
+                R::NAME,
+                Hex(bytes)
+            );
+        }
+    }
+}
+
 fn check_rfc3629(bytes: &[u8]) {
     assert_agrees(
         Dialect::Rfc3629,
@@ -364,6 +382,7 @@ fn check_cesu8(bytes: &[u8]) {
         ours(cesu8::Cesu8::validate(bytes)),
         ours(cesu8::validate(bytes))
     );
+    assert_every_path_agrees::<cesu8::Cesu8>(Dialect::Cesu8, bytes);
     assert_shortcut_agrees_on_every_path::<cesu8::Cesu8>(bytes, cesu8::validate);
 }
 
@@ -379,6 +398,7 @@ fn check_mutf8(bytes: &[u8]) {
         ours(mutf8::Mutf8::validate(bytes)),
         ours(mutf8::validate(bytes))
     );
+    assert_every_path_agrees::<mutf8::Mutf8>(Dialect::Mutf8, bytes);
     assert_shortcut_agrees_on_every_path::<mutf8::Mutf8>(bytes, mutf8::validate);
 }
 
@@ -394,6 +414,7 @@ fn check_wtf8(bytes: &[u8]) {
         ours(wtf8::Wtf8::validate(bytes)),
         ours(wtf8::validate(bytes))
     );
+    assert_every_path_agrees::<wtf8::Wtf8>(Dialect::Wtf8, bytes);
     assert_shortcut_agrees_on_every_path::<wtf8::Wtf8>(bytes, wtf8::validate);
 }
 
@@ -409,6 +430,7 @@ fn check_rfc2279(bytes: &[u8]) {
         ours(rfc2279::Rfc2279::validate(bytes)),
         ours(rfc2279::validate(bytes))
     );
+    assert_every_path_agrees::<rfc2279::Rfc2279>(Dialect::Rfc2279, bytes);
 }
 
 /// `chunks` against the chunks the reference's error items mark: valid

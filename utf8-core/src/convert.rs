@@ -132,7 +132,7 @@ pub(crate) enum Java {
 /// a `str`, borrowed when the bytes are UTF-8 as they stand.
 ///
 /// The crate's vector `from_utf8` finds each place where the input stops
-/// being UTF-8 (the dialects' own automata have no vector check); there a
+/// being UTF-8 (where the conversion has work to do); there a
 /// surrogate pair or `C0 80` is converted and the search goes on after it.
 /// The runs between are scanned, whole blocks at a time, for the bytes that
 /// UTF-8 allows and the dialect does not, as the derivation found them

@@ -3,9 +3,9 @@
 //! [`level`] says which instruction set the vectorised check uses for
 //! inputs of at least [`SIMD_THRESHOLD`](crate::SIMD_THRESHOLD) bytes, for
 //! the rulesets whose vector tables the derivation could prove exact (RFC
-//! 3629, `rfc2279`, `legacy31`, and rulesets of your own where the proof
-//! holds), and for the rulesets that take the UTF-8 shortcut (`cesu8`,
-//! `mutf8`, `wtf8`: RFC 3629's check, then a scan for the few bytes on
+//! 3629, `mutf8`, `rfc2279`, `legacy31`, and rulesets of your own where the
+//! proof holds), and for the rulesets that take the UTF-8 shortcut
+//! (`cesu8`, `wtf8`: RFC 3629's check, then a scan for the few bytes on
 //! which the two part);
 //! shorter inputs, and the other rulesets, run on the shift DFA whatever
 //! the level.

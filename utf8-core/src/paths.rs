@@ -37,6 +37,13 @@ impl Path {
     ];
 }
 
+/// Any ruleset on `path`: the vector levels give `None` where `R` has no
+/// vector check of its own (see [`by_utf8_shortcut`] for those that run on
+/// RFC 3629's).
+pub fn ruleset<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    run::<R>(path, bytes)
+}
+
 fn run<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     match path {
         Path::Automaton => Some(R::AUTOMATON.validate_const(bytes)),
@@ -69,4 +76,16 @@ pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(
         None => unreachable!("the path ran on the empty input"),
     };
     Some(shortcut::validate_with::<R>(bytes, utf8))
+}
+
+/// `R` on `path` the way [`Ruleset::validate`] runs it at that level: its
+/// own vector check where the generator proved one (`mutf8`), otherwise the
+/// UTF-8 shortcut with RFC 3629's check on `path` (`cesu8`, `wtf8`). For
+/// measuring each dialect at each vector level.
+pub fn dispatched<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    if R::SIMD_AVAILABLE {
+        run::<R>(path, bytes)
+    } else {
+        by_utf8_shortcut::<R>(path, bytes)
+    }
 }

@@ -7,7 +7,8 @@ use utf8_spec::shift::{RowWidth, ShiftDfa};
 use utf8_spec::simd::SimdTables;
 use utf8_spec::utf8_shortcut::{MAX_FORBIDDEN_RANGES, Utf8Shortcut};
 
-/// The vector code looks at most this many bytes back (`alignr` immediates).
+/// The longest sequence the vector code checks: it looks at most one byte
+/// fewer than this back (`alignr` immediates 1..=5).
 const SIMD_MAX_SEQUENCE_LEN: usize = 6;
 
 pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
@@ -236,7 +237,11 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
         incomplete[..s.incomplete().len()].copy_from_slice(s.incomplete());
     }
     let boundary = simd.as_ref().map_or(0, |s| s.boundary());
-    let ascii_skip = simd.as_ref().is_some_and(|s| s.ascii_is_boundary());
+    // The vector code tests a block for `boundary..=7F` with one signed
+    // comparison, so the skip needs the range to start at the boundary byte.
+    let ascii_skip = simd
+        .as_ref()
+        .is_some_and(|s| s.ascii_skip_from() == Some(s.boundary()));
     let max_lag = simd.as_ref().map_or(0, |s| s.max_lag());
     let tables_doc = match &simd {
         Some(s) => format!(
@@ -263,7 +268,7 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
         pub const SIMD_INCOMPLETE: [u8; 5] = [#(#incomplete),*];
         #[doc = "The byte that frames the input for the check."]
         pub const SIMD_BOUNDARY: u8 = #boundary;
-        #[doc = "Whether blocks of `%x00-7F` can be skipped after checking the end of the block before."]
+        #[doc = "Whether blocks of the bytes from `SIMD_BOUNDARY` to `%x7F` (`%x00-7F` for UTF-8, `%x01-7F` for modified UTF-8) can be skipped after checking the end of the block before."]
         pub const SIMD_ASCII_SKIP: bool = #ascii_skip;
         #[doc = "The most bytes the check reports an error after the byte where the DFA dies."]
         pub const SIMD_MAX_LAG: usize = #max_lag;

@@ -59,6 +59,23 @@ impl Dfa {
         Ok(dfa)
     }
 
+    /// A DFA given by its rows and accepting flags, state 0 the start: for
+    /// automata built from other automata (a restriction, a product) rather
+    /// than from a grammar. Every target must be a state of `next`.
+    pub(crate) fn from_rows(next: Vec<[StateId; 256]>, accepting: Vec<bool>) -> Dfa {
+        assert_eq!(next.len(), accepting.len(), "one accepting flag per row");
+        assert!(
+            next.iter().flatten().all(|&t| (t as usize) < next.len()),
+            "every target is a state"
+        );
+        let nfa_sets = vec![Vec::new(); next.len()];
+        Dfa {
+            next,
+            accepting,
+            nfa_sets,
+        }
+    }
+
     fn intern(
         &mut self,
         set: Vec<NfaStateId>,

@@ -19,7 +19,9 @@
 //! may start afresh right after it.
 
 use crate::byte_range::ByteRange;
+use crate::dfa::{Dfa, StateId};
 use crate::tables::Tables;
+use crate::{ByteClasses, MinimalDfa};
 
 /// The most byte ranges a scan for forbidden bytes tests per byte.
 pub const MAX_FORBIDDEN_RANGES: usize = 2;
@@ -49,6 +51,34 @@ impl Utf8Shortcut {
         let free = never_in_utf8(utf8);
         let ranges = cover(&forbidden, &free);
         (ranges.len() <= MAX_FORBIDDEN_RANGES).then_some(Utf8Shortcut { forbidden: ranges })
+    }
+
+    /// The language the shortcut settles: valid UTF-8 without a forbidden
+    /// byte, as minimal tables of its own (RFC 3629's automaton with every
+    /// forbidden byte sent to the dead state). A vector check derived from
+    /// these finds where the shortcut stops in one pass, instead of a UTF-8
+    /// check and a scan for the forbidden bytes.
+    pub fn language(&self, utf8: &Tables) -> Tables {
+        let forbidden = |byte: u8| self.forbidden.iter().any(|r| r.contains(byte));
+        let rows: Vec<[StateId; 256]> = (0..utf8.state_count() as u8)
+            .map(|state| {
+                core::array::from_fn(|byte| {
+                    let byte = byte as u8;
+                    let next = if forbidden(byte) {
+                        utf8.dead()
+                    } else {
+                        utf8.next(state, byte)
+                    };
+                    StateId::from(next)
+                })
+            })
+            .collect();
+        // The subset construction numbers the start 0; so do the tables.
+        debug_assert_eq!(utf8.start(), 0);
+        let dfa = Dfa::from_rows(rows, utf8.accepting().to_vec());
+        let minimal = MinimalDfa::new(&dfa);
+        let classes = ByteClasses::new(&minimal);
+        Tables::new(&minimal, &classes).expect("no more states than UTF-8's")
     }
 
     /// The ranges of forbidden bytes (possibly widened over bytes that valid
@@ -149,6 +179,29 @@ mod tests {
     fn cesu8_forbids_the_four_byte_leads_and_mutf8_nul_too() {
         assert_eq!(ranges("cesu8"), [(0xF0, 0xFF)]);
         assert_eq!(ranges("mutf8"), [(0x00, 0x00), (0xF0, 0xFF)]);
+    }
+
+    #[test]
+    fn the_shortcut_language_is_utf8_without_the_forbidden_bytes() {
+        let utf8 = by_name("rfc3629").unwrap().derive().unwrap();
+        let language = shortcut("mutf8").unwrap().language(utf8.tables());
+        for input in [
+            &b"abc"[..],
+            "é€".as_bytes(),
+            b"",
+            b"\xC0\x80",
+            b"\x00",
+            "😀".as_bytes(),
+        ] {
+            let expected = std::str::from_utf8(input).is_ok()
+                && !input.contains(&0)
+                && !input.iter().any(|&b| b >= 0xF0);
+            assert_eq!(language.accepts(input), expected, "{input:02X?}");
+        }
+        // WTF-8 forbids nothing: its shortcut language is UTF-8's.
+        let language = shortcut("wtf8").unwrap().language(utf8.tables());
+        assert_eq!(language.state_count(), utf8.tables().state_count());
+        assert_eq!(language.transitions(), utf8.tables().transitions());
     }
 
     #[test]

@@ -216,36 +216,64 @@ macro_rules! algorithm {
             }
         }
 
-        /// Whether the block is all ASCII.
+        /// Folds one more vector into a skip test's accumulator: an OR
+        /// where the skippable bytes are `%x00-7F` (a high bit anywhere
+        /// shows), a signed minimum where they start higher (modified
+        /// UTF-8's `%x01-7F`: the smallest byte shows).
         #[inline(always)]
-        fn is_ascii(r: &Registers, block: &[u8; BLOCK]) -> bool {
-            let mut acc = r.zero;
-            for vector in block.as_chunks::<{ V::LANES }>().0 {
-                acc = acc.or(r.load(vector));
+        fn fold_skippable<R: Ruleset>(acc: V, vector: V) -> V {
+            if R::SIMD_BOUNDARY == 0 {
+                acc.or(vector)
+            } else {
+                acc.min_signed(vector)
             }
-            acc.is_ascii()
         }
 
-        /// Whether `bytes`, shorter than two blocks, is all ASCII: its whole
-        /// vectors and the last vector's width at its end, which overlaps
-        /// them, ORed together. Under a vector's width, the slice's own test.
+        /// Whether an accumulator of [`fold_skippable`] holds only
+        /// skippable bytes.
+        #[inline(always)]
+        fn all_skippable<R: Ruleset>(acc: V) -> bool {
+            if R::SIMD_BOUNDARY == 0 {
+                acc.is_ascii()
+            } else {
+                acc.all_in_ascii_from(R::SIMD_BOUNDARY)
+            }
+        }
+
+        /// Whether the block is all skippable: bytes of
+        /// `%x(boundary)-7F`, which the generator proved read to the check
+        /// like the boundary byte.
+        #[inline(always)]
+        fn is_skippable<R: Ruleset>(r: &Registers, block: &[u8; BLOCK]) -> bool {
+            let vectors = block.as_chunks::<{ V::LANES }>().0;
+            let mut acc = r.load(&vectors[0]);
+            for vector in &vectors[1..] {
+                acc = fold_skippable::<R>(acc, r.load(vector));
+            }
+            all_skippable::<R>(acc)
+        }
+
+        /// Whether `bytes`, shorter than two blocks, is all skippable: its
+        /// whole vectors and the last vector's width at its end, which
+        /// overlaps them, folded together. Under a vector's width, the
+        /// scalar test.
         ///
         /// # Safety
         /// The CPU must support this module's target feature.
         #[inline(always)]
-        unsafe fn short_is_ascii(bytes: &[u8]) -> bool {
+        unsafe fn short_is_skippable<R: Ruleset>(bytes: &[u8]) -> bool {
             debug_assert!(bytes.len() < ALIGNED_FROM);
             let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
-                return bytes.is_ascii();
+                return $crate::simd::skippable::<R>(bytes);
             };
             // SAFETY: the caller promises the target feature; `last` is a
             // reference to one vector's width inside `bytes`.
             let mut acc = unsafe { V::load(last) };
             for vector in bytes.as_chunks::<{ V::LANES }>().0 {
                 // SAFETY: as above, for each whole vector of `bytes`.
-                acc = acc.or(unsafe { V::load(vector) });
+                acc = fold_skippable::<R>(acc, unsafe { V::load(vector) });
             }
-            acc.is_ascii()
+            all_skippable::<R>(acc)
         }
 
         /// The last vector of `block`.
@@ -336,8 +364,10 @@ macro_rules! algorithm {
             // A short string of ASCII (most of them) is answered before the
             // tables are loaded: for one call per string, the set-up is most
             // of the cost.
-            // SAFETY: the caller promises the target feature.
-            if R::SIMD_ASCII_SKIP && bytes.len() < ALIGNED_FROM && unsafe { short_is_ascii(bytes) }
+            if R::SIMD_ASCII_SKIP
+                && bytes.len() < ALIGNED_FROM
+                // SAFETY: the caller promises the target feature.
+                && unsafe { short_is_skippable::<R>(bytes) }
             {
                 return Ok(());
             }
@@ -351,7 +381,9 @@ macro_rules! algorithm {
             // A head of ASCII reads to the check like the boundary bytes
             // before the input (the generator proved that before allowing the
             // ASCII skip), so only a head with other bytes is framed and checked.
-            if !input.head.is_empty() && !(R::SIMD_ASCII_SKIP && input.head.is_ascii()) {
+            if !input.head.is_empty()
+                && !(R::SIMD_ASCII_SKIP && $crate::simd::skippable::<R>(input.head))
+            {
                 let head = framed(input.head, Align::End, R::SIMD_BOUNDARY);
                 let checked = check_block::<R>(&r, &head, before);
                 if checked.error.any() {
@@ -370,7 +402,7 @@ macro_rules! algorithm {
             let mut since_test = 0;
             let mut index = 0;
             while index < body.len() {
-                if R::SIMD_ASCII_SKIP && is_ascii(&r, &body[index]) {
+                if R::SIMD_ASCII_SKIP && is_skippable::<R>(&r, &body[index]) {
                     // ASCII reads to the check like boundary bytes: all that
                     // can fail in a run of it is a sequence left open before
                     // the run.
@@ -379,7 +411,7 @@ macro_rules! algorithm {
                     }
                     index += 1;
                     for block in &body[index..] {
-                        if !is_ascii(&r, block) {
+                        if !is_skippable::<R>(&r, block) {
                             break;
                         }
                         index += 1;
@@ -407,7 +439,7 @@ macro_rules! algorithm {
             // A tail of ASCII reads like the boundary bytes after the input:
             // what can fail is only a sequence left open before it, which the
             // end test (proved equal to the closing check) finds.
-            if R::SIMD_ASCII_SKIP && input.tail.is_ascii() {
+            if R::SIMD_ASCII_SKIP && $crate::simd::skippable::<R>(input.tail) {
                 return if open.any() {
                     Err(input.body_offset(body.len()))
                 } else {
@@ -427,6 +459,18 @@ macro_rules! algorithm {
     };
 }
 pub(crate) use algorithm;
+
+/// Whether every byte of `bytes` lies in `%x(boundary)-7F`, the bytes
+/// that the ASCII skip may pass over: the scalar test, for pieces shorter
+/// than a vector.
+#[inline(always)]
+pub(crate) fn skippable<R: Ruleset>(bytes: &[u8]) -> bool {
+    if R::SIMD_BOUNDARY == 0 {
+        bytes.is_ascii()
+    } else {
+        bytes.iter().all(|&b| b >= R::SIMD_BOUNDARY && b < 0x80)
+    }
+}
 
 #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
 pub(crate) mod x86;

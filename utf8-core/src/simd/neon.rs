@@ -91,6 +91,24 @@ impl V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) < 0x80 }
     }
+    /// The smaller of each pair of lanes, read as signed bytes.
+    #[inline(always)]
+    pub(crate) fn min_signed(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
+        unsafe {
+            V(vreinterpretq_u8_s8(vminq_s8(
+                vreinterpretq_s8_u8(self.0),
+                vreinterpretq_s8_u8(other.0),
+            )))
+        }
+    }
+    /// Whether every lane, read as a signed byte, is at least `floor`
+    /// (0..=127): every byte lies in `floor..=0x7F`.
+    #[inline(always)]
+    pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+        // SAFETY: a `V` exists only where the CPU has NEON.
+        unsafe { vminvq_s8(vreinterpretq_s8_u8(self.0)) >= floor as i8 }
+    }
     #[inline(always)]
     pub(crate) fn any(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has NEON.

@@ -117,6 +117,19 @@ pub(crate) mod avx512 {
             // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
             unsafe { _mm512_movepi8_mask(self.0) == 0 }
         }
+        /// The smaller of each pair of lanes, read as signed bytes.
+        #[inline(always)]
+        pub(crate) fn min_signed(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_min_epi8(self.0, other.0)) }
+        }
+        /// Whether every lane, read as a signed byte, is at least `floor`
+        /// (0..=127): every byte lies in `floor..=0x7F`.
+        #[inline(always)]
+        pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(floor as i8)) == 0 }
+        }
         #[inline(always)]
         pub(crate) fn any(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
@@ -236,6 +249,23 @@ pub(crate) mod avx2 {
             // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { _mm256_movemask_epi8(self.0) == 0 }
         }
+        /// The smaller of each pair of lanes, read as signed bytes.
+        #[inline(always)]
+        pub(crate) fn min_signed(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
+            unsafe { V(_mm256_min_epi8(self.0, other.0)) }
+        }
+        /// Whether every lane, read as a signed byte, is at least `floor`
+        /// (0..=127): every byte lies in `floor..=0x7F`.
+        #[inline(always)]
+        pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
+            unsafe {
+                // `floor - 1 < byte`, signed; `floor - 1` is -1 for floor 0.
+                let below = _mm256_cmpgt_epi8(_mm256_set1_epi8(floor as i8), self.0);
+                _mm256_movemask_epi8(below) == 0
+            }
+        }
         #[inline(always)]
         pub(crate) fn any(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has AVX2.
@@ -347,6 +377,22 @@ pub(crate) mod sse41 {
         pub(crate) fn is_ascii(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { _mm_movemask_epi8(self.0) == 0 }
+        }
+        /// The smaller of each pair of lanes, read as signed bytes.
+        #[inline(always)]
+        pub(crate) fn min_signed(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1 (`pminsb`).
+            unsafe { V(_mm_min_epi8(self.0, other.0)) }
+        }
+        /// Whether every lane, read as a signed byte, is at least `floor`
+        /// (0..=127): every byte lies in `floor..=0x7F`.
+        #[inline(always)]
+        pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
+            unsafe {
+                let below = _mm_cmpgt_epi8(_mm_set1_epi8(floor as i8), self.0);
+                _mm_movemask_epi8(below) == 0
+            }
         }
         #[inline(always)]
         pub(crate) fn any(self) -> bool {

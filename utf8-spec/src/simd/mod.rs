@@ -61,7 +61,7 @@ mod shape;
 pub use declined::{Declined, Ending, ProofFailure};
 pub use pairs::{NibbleTables, PairBox};
 
-use pairs::{ForbiddenPairs, NibbleSet};
+use pairs::{Catch, ForbiddenPairs, NibbleSet};
 use shape::Shape;
 
 /// The bit of the first table set reserved for "continuation after continuation".
@@ -83,7 +83,7 @@ pub struct SimdTables {
     max_sequence_len: usize,
     boundary: u8,
     incomplete: Vec<u8>,
-    ascii_is_boundary: bool,
+    ascii_skip_from: Option<u8>,
     continuation: Vec<u8>,
     max_lag: usize,
     boxes: Vec<PairBox>,
@@ -102,9 +102,22 @@ fn set_and_bit(i: usize) -> (usize, usize) {
 
 impl SimdTables {
     /// Derives the tables from `tables` and proves them, or declines.
+    ///
+    /// Bytes that are never valid are first left to be caught one byte late
+    /// (fewer boxes); where that leaves an end of input that one comparison
+    /// cannot test, they are caught where they stand.
     pub fn new(tables: &Tables) -> Result<SimdTables, Declined> {
+        match SimdTables::derive(tables, Catch::Late) {
+            Err(Declined::OpenEndNotFromOneValueUp { .. }) => {
+                SimdTables::derive(tables, Catch::AsciiWhereItStands)
+            }
+            derived => derived,
+        }
+    }
+
+    fn derive(tables: &Tables, catch: Catch) -> Result<SimdTables, Declined> {
         let shape = Shape::new(tables)?;
-        let boxes = cover::cover(&ForbiddenPairs::of(tables, shape.boundary))?;
+        let boxes = cover::cover(&ForbiddenPairs::of(tables, shape.boundary, catch))?;
         let continuation =
             NibbleSet::of(&shape.continuation).ok_or(Declined::ContinuationNotNibbleProduct)?;
         let continuation_box = PairBox {
@@ -134,14 +147,14 @@ impl SimdTables {
             max_sequence_len: shape.max_len,
             boundary: shape.boundary,
             incomplete: Vec::new(),
-            ascii_is_boundary: false,
+            ascii_skip_from: None,
             continuation: shape.continuation,
             max_lag: 0,
             boxes,
             proof_states: 0,
         };
         simd.incomplete = end::incomplete_thresholds(&simd)?;
-        simd.ascii_is_boundary = ascii_looks_like_boundary(tables, &simd);
+        simd.ascii_skip_from = ascii_skip_from(tables, &simd);
         let proof = prove::prove(tables, &simd)?;
         (simd.proof_states, simd.max_lag) = (proof.states, proof.max_lag);
         Ok(simd)
@@ -183,7 +196,17 @@ impl SimdTables {
     /// exactly like the boundary byte, so that a block of them can be skipped
     /// after testing the end of the block before it.
     pub fn ascii_is_boundary(&self) -> bool {
-        self.ascii_is_boundary
+        self.ascii_skip_from == Some(0)
+    }
+
+    /// The lowest byte `t` such that every byte of `t..=%x7F` looks to the
+    /// check and to the DFA exactly like the boundary byte: a block of those
+    /// bytes can be skipped after testing the end of the block before it,
+    /// and vector code tests for one with a signed minimum (`%x00` for
+    /// RFC 3629; `%x01` for modified UTF-8, whose `00` is invalid; `%x20`
+    /// for XML 1.0's `Char`). `None` when `%x7F` itself does not.
+    pub fn ascii_skip_from(&self) -> Option<u8> {
+        self.ascii_skip_from
     }
 
     /// The continuation bytes.
@@ -236,25 +259,33 @@ impl SimdTables {
     }
 }
 
-/// Whether every ASCII byte gets the boundary byte's verdicts everywhere.
-/// Equal verdicts, not equal bits: a box may flag a pair that another box
-/// flags too.
-fn ascii_looks_like_boundary(tables: &Tables, simd: &SimdTables) -> bool {
+/// The lowest byte from which every byte up to `%x7F` gets the boundary
+/// byte's verdicts everywhere. Equal verdicts, not equal bits: a box may
+/// flag a pair that another box flags too.
+fn ascii_skip_from(tables: &Tables, simd: &SimdTables) -> Option<u8> {
     let boundary = simd.boundary;
-    (0..0x80u8).all(|b| {
+    let looks_like_boundary = |b: u8| {
         tables.classes().class(b) == tables.classes().class(boundary)
             && simd
                 .must_continue
                 .iter()
+                .chain(&simd.incomplete)
                 .all(|&t| (b >= t) == (boundary >= t))
-            && (b >= simd.incomplete[0]) == (boundary >= simd.incomplete[0])
             && [false, true].into_iter().all(|must| {
                 (0..=255u8).all(|c| {
                     simd.errs(b, c, must) == simd.errs(boundary, c, must)
                         && simd.errs(c, b, must) == simd.errs(c, boundary, must)
                 })
             })
-    })
+    };
+    let mut from = None;
+    for b in (0..0x80u8).rev() {
+        if !looks_like_boundary(b) {
+            break;
+        }
+        from = Some(b);
+    }
+    from
 }
 
 impl fmt::Debug for SimdTables {
@@ -264,7 +295,11 @@ impl fmt::Debug for SimdTables {
             "SimdTables {{ longest sequence: {}, boundary: %x{:02X}, ASCII skippable: {}, proof: {} product states, lag: {} }}",
             self.max_sequence_len,
             self.boundary,
-            self.ascii_is_boundary,
+            match self.ascii_skip_from {
+                Some(0) => "true".to_string(),
+                Some(t) => format!("%x{t:02X}-7F"),
+                None => "false".to_string(),
+            },
             self.proof_states,
             self.max_lag
         )?;
@@ -343,11 +378,61 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = declined.iter().map(|(name, _)| *name).collect();
-        // CESU-8's pair is two sequences' worth of bytes in one; modified
-        // UTF-8's C0 may start a sequence but C1 may not; WTF-8 accepts after
-        // a lead surrogate without being back at the start.
-        assert_eq!(names, ["cesu8", "mutf8", "wtf8"], "{declined:?}");
-        assert_eq!(declined[2].1, Declined::AcceptingOutsideStart);
+        // CESU-8's pair is two sequences' worth of bytes in one; WTF-8
+        // accepts after a lead surrogate without being back at the start.
+        assert_eq!(names, ["cesu8", "wtf8"], "{declined:?}");
+        assert!(
+            matches!(declined[0].1, Declined::MixedDistancesToEnd { .. }),
+            "{declined:?}"
+        );
+        assert_eq!(declined[1].1, Declined::AcceptingOutsideStart);
+    }
+
+    #[test]
+    fn mutf8_gets_a_check_that_catches_nul_where_it_stands_and_skips_from_01() {
+        let s = simd(&rulesets::MUTF8);
+        // `C0 80` is the one two-byte form of NUL, `C1` never starts one: the
+        // later byte's low nibble tells `80` from the rest.
+        assert!(s.needs_cur_low(), "{s:?}");
+        assert_eq!(s.sets().len(), 1, "{s:?}");
+        assert_eq!(s.max_sequence_len(), 3);
+        assert_eq!(s.boundary(), 0x01);
+        // A trailing `00` is caught where it stands, so the end is one
+        // comparison again.
+        assert_eq!(s.incomplete(), [0xC0, 0xE0]);
+        assert_eq!(s.ascii_skip_from(), Some(0x01));
+        assert!(!s.ascii_is_boundary());
+        assert!(s.check(b"a\xC0\x80b\xED\xA0\x80"));
+        assert!(!s.check(b"a\x00b"));
+        assert!(!s.check(b"\x00"));
+    }
+
+    #[test]
+    fn a_shortcut_language_gets_a_check_of_its_own() {
+        // Valid UTF-8 without CESU-8's forbidden bytes: three-byte
+        // sequences at most, one pass where the shortcut took two.
+        let utf8 = rulesets::RFC3629.derive().unwrap();
+        let cesu8 = rulesets::CESU8.derive().unwrap();
+        let shortcut =
+            crate::utf8_shortcut::Utf8Shortcut::find(cesu8.tables(), utf8.tables()).unwrap();
+        let language = shortcut.language(utf8.tables());
+        let s = SimdTables::new(&language).unwrap();
+        assert_eq!(s.max_sequence_len(), 3);
+        assert_eq!(s.sets().len(), 1);
+        assert!(!s.needs_cur_low());
+        assert!(s.ascii_is_boundary());
+        assert!(s.check("é€".as_bytes()));
+        assert!(!s.check("😀".as_bytes()));
+    }
+
+    #[test]
+    fn the_ascii_skip_starts_where_every_byte_up_to_7f_reads_like_the_boundary() {
+        // XML 1.0's Char: tab, newline and carriage return, then %x20 up.
+        let abnf = "text = *( %x09 / %x0A / %x0D / %x20-7F / %xC2-DF cont / %xE0-EF cont cont )\ncont = %x80-BF\n";
+        let d = crate::Derivation::new(abnf, "text").unwrap();
+        let s = SimdTables::new(d.tables()).unwrap();
+        assert_eq!(s.boundary(), 0x09);
+        assert_eq!(s.ascii_skip_from(), Some(0x20));
     }
 
     #[test]

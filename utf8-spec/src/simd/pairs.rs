@@ -126,12 +126,26 @@ pub(super) struct ForbiddenPairs {
     /// A forbidden pair whose later byte can be valid somewhere, so a box
     /// must flag it. A pair whose later byte is never valid needs no box:
     /// that byte is caught as the earlier byte of the next pair, or by the
-    /// closing boundary bytes (the proof checks that this holds).
+    /// closing boundary bytes (the proof checks that this holds) — unless
+    /// [`Catch::AsciiWhereItStands`] asks for it.
     pub(super) required: Vec<[bool; 256]>,
 }
 
+/// Where the check must catch a byte that is never valid.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Catch {
+    /// As the earlier byte of the next pair, or at the closing boundary:
+    /// fewest boxes.
+    Late,
+    /// Below `%x80`, where it stands, as the later byte of its pair:
+    /// needed when such a byte lies below the bytes that leave a sequence
+    /// open (modified UTF-8's `00`), so that the end of the input can still
+    /// be tested with one comparison.
+    AsciiWhereItStands,
+}
+
 impl ForbiddenPairs {
-    pub(super) fn of(tables: &Tables, boundary: u8) -> ForbiddenPairs {
+    pub(super) fn of(tables: &Tables, boundary: u8, catch: Catch) -> ForbiddenPairs {
         let dead = tables.dead();
         let live = live_states(tables);
         let mut forbidden = vec![[true; 256]; 256];
@@ -162,7 +176,8 @@ impl ForbiddenPairs {
             .map(|row| {
                 let mut out = *row;
                 for (c, r) in out.iter_mut().enumerate() {
-                    *r &= ever_valid[c];
+                    let here = catch == Catch::AsciiWhereItStands && c < 0x80;
+                    *r &= ever_valid[c] || here;
                 }
                 out
             })
