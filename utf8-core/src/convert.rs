@@ -250,7 +250,7 @@ fn lone_surrogate<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
     } else {
         Some(3)
     };
-    Utf8Error::new(at, error_len, R::AUTOMATON.label)
+    Utf8Error::new(at, error_len, R::TABLES.automaton.label)
 }
 
 /// The text of `bytes` in dialect `R` as a `str`, with each maximal invalid

@@ -48,7 +48,7 @@ impl<'a, R: Ruleset> Decode<'a, R> {
             position: 0,
             sequence_start: 0,
             sequence_end: 0,
-            state: R::AUTOMATON.start,
+            state: R::TABLES.automaton.start,
             ruleset: PhantomData,
         }
     }
@@ -102,7 +102,7 @@ impl<R: Ruleset> Iterator for Decode<'_, R> {
         if self.position < self.sequence_end {
             return Some(Ok(R::Value::from_code_point(self.unit())));
         }
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let start = self.position;
         if start >= self.bytes.len() {
             return None;

@@ -256,7 +256,7 @@ pub mod wtf8 {
             return Err(crate::Utf8Error::new(
                 at,
                 Some(3),
-                <Wtf8 as crate::Ruleset>::AUTOMATON.label,
+                <Wtf8 as crate::Ruleset>::TABLES.automaton.label,
             ));
         }
         match validate(rest) {

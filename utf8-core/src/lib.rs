@@ -88,6 +88,7 @@ mod chunks;
 mod convert;
 pub mod cpu;
 mod decode;
+mod derived;
 mod dialects;
 mod error;
 #[cfg(feature = "std")]
@@ -128,6 +129,9 @@ pub use stream::Validator;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::automaton::Automaton;
+    pub use crate::derived::{
+        ShiftTables, Tables, Utf8Shortcut, VectorTables, padded, padded_ranges, padded_sets,
+    };
     pub use crate::error::RulesetLabel;
     pub use utf8_macros::dfa_tables;
 }
@@ -166,15 +170,18 @@ const SCALAR_LEAD_ASCII: usize = 256;
 #[inline(always)]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD
-        && R::SIMD_AVAILABLE
-        && const { R::AUTOMATON.only_start_accepts() }
+        && R::TABLES.vector.available
+        && const { R::TABLES.automaton.only_start_accepts() }
     {
         if bytes.len() < LEAD_FROM {
             validate_short::<R>(bytes)
         } else {
             validate_long::<R>(bytes)
         }
-    } else if bytes.len() >= SIMD_THRESHOLD && !R::SIMD_AVAILABLE && R::UTF8_SHORTCUT {
+    } else if bytes.len() >= SIMD_THRESHOLD
+        && !R::TABLES.vector.available
+        && R::TABLES.shortcut.available
+    {
         shortcut::validate::<R>(bytes)
     } else {
         shift::validate::<R>(bytes)
@@ -222,8 +229,8 @@ fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 #[inline]
 pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD
-        && R::SIMD_AVAILABLE
-        && const { R::AUTOMATON.only_start_accepts() }
+        && R::TABLES.vector.available
+        && const { R::TABLES.automaton.only_start_accepts() }
         && let Some(result) = simd::validate_detected::<R>(bytes)
     {
         return result;
@@ -279,7 +286,7 @@ pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
 /// assert_eq!(BAD, Some(0));
 /// ```
 pub const fn from_utf8_const(v: &[u8]) -> Result<&str, Utf8Error> {
-    match Rfc3629::AUTOMATON.validate_const(v) {
+    match Rfc3629::TABLES.automaton.validate_const(v) {
         Ok(()) => Ok(str_cast::validated(v)),
         Err(e) => Err(e),
     }

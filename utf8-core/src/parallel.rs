@@ -116,15 +116,15 @@ pub struct Summary<R: Ruleset = Rfc3629> {
 
 impl<R: Ruleset> Summary<R> {
     /// Whether `R`'s automaton fits in a summary: at most [`CAPACITY`] states.
-    pub const SUPPORTED: bool = R::AUTOMATON.accepting.len() <= CAPACITY;
+    pub const SUPPORTED: bool = R::TABLES.automaton.accepting.len() <= CAPACITY;
 
     /// Whether a chunk in the start state may be handed to `R::validate`:
     /// that treats its input as starting in the start state and reports the
     /// last accepting point as `valid_up_to`, which after an error tells
     /// where the next run must resume only if the start state is the one
     /// accepting state.
-    const ONE_SHOT_RESUMES: bool =
-        R::AUTOMATON.only_start_accepts() && R::AUTOMATON.is_accepting(R::AUTOMATON.start);
+    const ONE_SHOT_RESUMES: bool = R::TABLES.automaton.only_start_accepts()
+        && R::TABLES.automaton.is_accepting(R::TABLES.automaton.start);
 
     /// The summary of an empty chunk: every state stays where it is.
     ///
@@ -134,7 +134,7 @@ impl<R: Ruleset> Summary<R> {
     pub fn identity() -> Summary<R> {
         Self::assert_supported();
         Self::from_entries(0, |state| Entry {
-            last_accept: R::AUTOMATON.is_accepting(state).then_some(0),
+            last_accept: R::TABLES.automaton.is_accepting(state).then_some(0),
             end: End::In(state),
         })
     }
@@ -172,7 +172,7 @@ impl<R: Ruleset> Summary<R> {
     /// The verdict on an input that this summary covers from its first byte:
     /// what `R::validate` returns for the whole input.
     pub fn result(&self) -> Result<(), Utf8Error> {
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let entry = self.entries[automaton.start as usize];
         // As in one-shot validation, the valid prefix is empty until a
         // sequence ends, whether or not the start state accepts.
@@ -203,7 +203,7 @@ impl<R: Ruleset> Summary<R> {
 
     /// A summary with `entry(state)` for each state of `R` but the dead one.
     fn from_entries(len: usize, mut entry: impl FnMut(u8) -> Entry) -> Summary<R> {
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let mut entries = [Entry::UNUSED; CAPACITY];
         for (state, slot) in entries.iter_mut().enumerate() {
             let state = state as u8;
@@ -220,7 +220,7 @@ impl<R: Ruleset> Summary<R> {
 
     /// [`of`](Self::of) for a ruleset known to fit.
     fn summarize(chunk: &[u8]) -> Summary<R> {
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let mut summary = Self::from_entries(chunk.len(), |state| Entry {
             last_accept: automaton.is_accepting(state).then_some(0),
             end: End::In(state),
@@ -286,7 +286,7 @@ impl<R: Ruleset> Summary<R> {
     /// The run from `state` over `bytes`, with positions relative to `bytes`
     /// (`last_accept` is `None` when no accepting point follows a byte).
     fn run(state: u8, bytes: &[u8]) -> Entry {
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let from_automaton = |state: u8, bytes: &[u8]| match automaton.resume(state, bytes) {
             Ok(Progress { state, last_accept }) => Entry {
                 last_accept,
@@ -300,7 +300,8 @@ impl<R: Ruleset> Summary<R> {
         // WTF-8 and rulesets like it (an accepting state besides the start
         // state) cannot resume from one-shot validation's `valid_up_to`, but
         // the UTF-8 shortcut reports where its run ends, in which state.
-        let by_shortcut = !Self::ONE_SHOT_RESUMES && R::UTF8_SHORTCUT && !R::SIMD_AVAILABLE;
+        let by_shortcut =
+            !Self::ONE_SHOT_RESUMES && R::TABLES.shortcut.available && !R::TABLES.vector.available;
         if !Self::ONE_SHOT_RESUMES && !by_shortcut {
             return from_automaton(state, bytes);
         }
@@ -393,7 +394,7 @@ impl<R: Ruleset> Default for Summary<R> {
 
 impl<R: Ruleset> fmt::Debug for Summary<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let states = R::AUTOMATON.accepting.len().min(CAPACITY);
+        let states = R::TABLES.automaton.accepting.len().min(CAPACITY);
         f.debug_struct("Summary")
             .field("ruleset", &R::NAME)
             .field("len", &self.len)

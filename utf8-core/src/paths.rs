@@ -46,7 +46,7 @@ pub fn ruleset<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Er
 
 fn run<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     match path {
-        Path::Automaton => Some(R::AUTOMATON.validate_const(bytes)),
+        Path::Automaton => Some(R::TABLES.automaton.validate_const(bytes)),
         Path::Shift => Some(shift::validate::<R>(bytes)),
         Path::Simd(level) => simd::validate_at::<R>(level, bytes),
     }
@@ -64,18 +64,18 @@ pub fn legacy31(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
 }
 
 /// A ruleset with the UTF-8 shortcut (CESU-8, modified UTF-8, WTF-8, or a
-/// user ruleset like them), validated through it with RFC 3629's check on
-/// `path`; `None` where this build or CPU cannot run `path` or `R` has no
-/// shortcut. For measuring and testing the dialects at each vector level.
+/// user ruleset like them), validated through it with its checks on `path`
+/// (the shortcut language's own vector check where it has one, RFC 3629's
+/// otherwise); `None` where this build or CPU cannot run `path` or `R` has
+/// no shortcut. For measuring and testing the dialects at each vector level.
 pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    if !R::UTF8_SHORTCUT || run::<Rfc3629>(path, &[]).is_none() {
+    if !R::TABLES.shortcut.available || run::<Rfc3629>(path, &[]).is_none() {
         return None;
     }
-    let utf8 = |bytes: &[u8]| match run::<Rfc3629>(path, bytes) {
-        Some(result) => result,
-        None => unreachable!("the path ran on the empty input"),
-    };
-    Some(shortcut::validate_with::<R>(bytes, utf8))
+    Some(shortcut::validate_with::<R>(
+        bytes,
+        shortcut::Via::Path(path),
+    ))
 }
 
 /// `R` on `path` the way [`Ruleset::validate`] runs it at that level: its
@@ -83,7 +83,7 @@ pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(
 /// UTF-8 shortcut with RFC 3629's check on `path` (`cesu8`, `wtf8`). For
 /// measuring each dialect at each vector level.
 pub fn dispatched<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    if R::SIMD_AVAILABLE {
+    if R::TABLES.vector.available {
         run::<R>(path, bytes)
     } else {
         by_utf8_shortcut::<R>(path, bytes)

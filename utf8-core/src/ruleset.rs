@@ -3,7 +3,7 @@
 //! instance sees its tables as constants.
 
 use crate::Utf8Error;
-use crate::automaton::Automaton;
+use crate::derived::Tables;
 
 /// The integer types that shift-DFA rows come in.
 #[doc(hidden)]
@@ -73,8 +73,8 @@ mod sealed {
 ///
 /// Everything generic in this crate ([`Validator`](crate::Validator),
 /// [`Decode`](crate::Decode), [`Chunks`](crate::Chunks)) takes a ruleset as a
-/// type parameter. The items are the derived tables; they are hidden because
-/// they are only meant to be written by [`ruleset!`](crate::ruleset!).
+/// type parameter. The hidden items are the derived tables, one value of
+/// them; they are only meant to be written by [`ruleset!`](crate::ruleset!).
 pub trait Ruleset {
     /// The name the tables were derived under.
     const NAME: &'static str;
@@ -82,52 +82,10 @@ pub trait Ruleset {
     type Value: Value;
 
     #[doc(hidden)]
-    const AUTOMATON: Automaton;
-
+    type Row: ShiftRow + 'static;
+    /// Everything derived for this ruleset, as one value.
     #[doc(hidden)]
-    type Row: ShiftRow;
-    #[doc(hidden)]
-    const SHIFT_AVAILABLE: bool;
-    #[doc(hidden)]
-    const SHIFT_ROWS: [Self::Row; 256];
-    #[doc(hidden)]
-    const SHIFT_START: Self::Row;
-    #[doc(hidden)]
-    const SHIFT_DEAD: Self::Row;
-    #[doc(hidden)]
-    const SHIFT_FIELD_MASK: Self::Row;
-    #[doc(hidden)]
-    const SHIFT_ACCEPTING: Self::Row;
-
-    #[doc(hidden)]
-    const SIMD_AVAILABLE: bool;
-    #[doc(hidden)]
-    const SIMD_SETS: usize;
-    #[doc(hidden)]
-    const SIMD_TABLES: [[[u8; 16]; 4]; 2];
-    #[doc(hidden)]
-    const SIMD_NEEDS_CUR_LOW: bool;
-    #[doc(hidden)]
-    const SIMD_MAX_SEQUENCE_LEN: usize;
-    #[doc(hidden)]
-    const SIMD_MUST_CONTINUE: [u8; 4];
-    #[doc(hidden)]
-    const SIMD_INCOMPLETE: [u8; 5];
-    #[doc(hidden)]
-    const SIMD_BOUNDARY: u8;
-    #[doc(hidden)]
-    const SIMD_ASCII_SKIP: bool;
-    #[doc(hidden)]
-    const SIMD_MAX_LAG: usize;
-    #[doc(hidden)]
-    const IS_CONTINUATION: [bool; 256];
-
-    #[doc(hidden)]
-    const UTF8_SHORTCUT: bool;
-    #[doc(hidden)]
-    const UTF8_FORBIDDEN_COUNT: usize;
-    #[doc(hidden)]
-    const UTF8_FORBIDDEN: [(u8, u8); 2];
+    const TABLES: Tables<Self::Row>;
 
     /// Checks that `bytes` is in the language, on the fastest path this CPU
     /// has for it. Errors mean what they mean for [`crate::from_utf8`].
@@ -194,36 +152,54 @@ macro_rules! ruleset {
         impl $crate::Ruleset for $name {
             const NAME: &'static str = $label.name;
             type Value = $($tables)::+::Value;
-            const AUTOMATON: $crate::__private::Automaton = $crate::__private::Automaton::new(
-                &$($tables)::+::BYTE_CLASSES,
-                &$($tables)::+::TRANSITIONS,
-                $($tables)::+::CLASS_COUNT,
-                $($tables)::+::START_STATE,
-                $($tables)::+::DEAD_STATE,
-                &$($tables)::+::ACCEPTING,
-                &$label,
-            );
             type Row = $($tables)::+::ShiftRow;
-            const SHIFT_AVAILABLE: bool = $($tables)::+::SHIFT_AVAILABLE;
-            const SHIFT_ROWS: [Self::Row; 256] = $($tables)::+::SHIFT_ROWS;
-            const SHIFT_START: Self::Row = $($tables)::+::SHIFT_START;
-            const SHIFT_DEAD: Self::Row = $($tables)::+::SHIFT_DEAD;
-            const SHIFT_FIELD_MASK: Self::Row = $($tables)::+::SHIFT_FIELD_MASK;
-            const SHIFT_ACCEPTING: Self::Row = $($tables)::+::SHIFT_ACCEPTING;
-            const SIMD_AVAILABLE: bool = $($tables)::+::SIMD_AVAILABLE;
-            const SIMD_SETS: usize = $($tables)::+::SIMD_SETS;
-            const SIMD_TABLES: [[[u8; 16]; 4]; 2] = $($tables)::+::SIMD_TABLES;
-            const SIMD_NEEDS_CUR_LOW: bool = $($tables)::+::SIMD_NEEDS_CUR_LOW;
-            const SIMD_MAX_SEQUENCE_LEN: usize = $($tables)::+::SIMD_MAX_SEQUENCE_LEN;
-            const SIMD_MUST_CONTINUE: [u8; 4] = $($tables)::+::SIMD_MUST_CONTINUE;
-            const SIMD_INCOMPLETE: [u8; 5] = $($tables)::+::SIMD_INCOMPLETE;
-            const SIMD_BOUNDARY: u8 = $($tables)::+::SIMD_BOUNDARY;
-            const SIMD_ASCII_SKIP: bool = $($tables)::+::SIMD_ASCII_SKIP;
-            const SIMD_MAX_LAG: usize = $($tables)::+::SIMD_MAX_LAG;
-            const IS_CONTINUATION: [bool; 256] = $($tables)::+::IS_CONTINUATION;
-            const UTF8_SHORTCUT: bool = $($tables)::+::UTF8_SHORTCUT;
-            const UTF8_FORBIDDEN_COUNT: usize = $($tables)::+::UTF8_FORBIDDEN_COUNT;
-            const UTF8_FORBIDDEN: [(u8, u8); 2] = $($tables)::+::UTF8_FORBIDDEN;
+            const TABLES: $crate::__private::Tables<Self::Row> = $crate::__private::Tables {
+                automaton: $crate::ruleset!(@automaton $label, $($tables)::+),
+                shift: $crate::__private::ShiftTables {
+                    available: $($tables)::+::SHIFT_AVAILABLE,
+                    rows: $($tables)::+::SHIFT_ROWS,
+                    start: $($tables)::+::SHIFT_START,
+                    dead: $($tables)::+::SHIFT_DEAD,
+                    field_mask: $($tables)::+::SHIFT_FIELD_MASK,
+                    accepting: $($tables)::+::SHIFT_ACCEPTING,
+                },
+                vector: $crate::ruleset!(@vector $($tables)::+),
+                shortcut: $crate::__private::Utf8Shortcut {
+                    available: $($tables)::+::UTF8_SHORTCUT,
+                    forbidden_count: $($tables)::+::UTF8_FORBIDDEN_COUNT,
+                    forbidden: $crate::__private::padded_ranges(&$($tables)::+::UTF8_FORBIDDEN),
+                    language: $crate::ruleset!(
+                        @automaton $label, $($tables)::+::utf8_shortcut_language
+                    ),
+                    check: $crate::ruleset!(@vector $($tables)::+::utf8_shortcut_language),
+                },
+            };
+        }
+    };
+    (@automaton $label:expr, $($tables:ident)::+) => {
+        $crate::__private::Automaton::new(
+            &$($tables)::+::BYTE_CLASSES,
+            &$($tables)::+::TRANSITIONS,
+            $($tables)::+::CLASS_COUNT,
+            $($tables)::+::START_STATE,
+            $($tables)::+::DEAD_STATE,
+            &$($tables)::+::ACCEPTING,
+            &$label,
+        )
+    };
+    (@vector $($tables:ident)::+) => {
+        $crate::__private::VectorTables {
+            available: $($tables)::+::SIMD_AVAILABLE,
+            sets: $($tables)::+::SIMD_SETS,
+            tables: $crate::__private::padded_sets(&$($tables)::+::SIMD_TABLES),
+            needs_cur_low: $($tables)::+::SIMD_NEEDS_CUR_LOW,
+            max_sequence_len: $($tables)::+::SIMD_MAX_SEQUENCE_LEN,
+            must_continue: $crate::__private::padded(&$($tables)::+::SIMD_MUST_CONTINUE, 0xFF),
+            incomplete: $crate::__private::padded(&$($tables)::+::SIMD_INCOMPLETE, 0xFF),
+            boundary: $($tables)::+::SIMD_BOUNDARY,
+            ascii_skip: $($tables)::+::SIMD_ASCII_SKIP,
+            max_lag: $($tables)::+::SIMD_MAX_LAG,
+            is_continuation: $($tables)::+::IS_CONTINUATION,
         }
     };
     (@inherent $vis:vis $name:ident) => {
@@ -241,7 +217,7 @@ macro_rules! ruleset {
 
             /// [`validate`](Self::validate) for `const` contexts, one byte at a time.
             $vis const fn validate_const(bytes: &[u8]) -> ::core::result::Result<(), $crate::Utf8Error> {
-                <Self as $crate::Ruleset>::AUTOMATON.validate_const(bytes)
+                <Self as $crate::Ruleset>::TABLES.automaton.validate_const(bytes)
             }
 
             /// The values encoded in `bytes`, with an error item for each

@@ -89,9 +89,10 @@ fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
 /// tested without a branch so that [`find`]'s blocks vectorize.
 #[inline(always)]
 fn is_forbidden<R: Ruleset>(byte: u8) -> bool {
-    let [(lo0, hi0), (lo1, hi1)] = R::UTF8_FORBIDDEN;
-    (R::UTF8_FORBIDDEN_COUNT > 0) & (byte.wrapping_sub(lo0) <= hi0.wrapping_sub(lo0))
-        | (R::UTF8_FORBIDDEN_COUNT > 1) & (byte.wrapping_sub(lo1) <= hi1.wrapping_sub(lo1))
+    let [(lo0, hi0), (lo1, hi1)] = R::TABLES.shortcut.forbidden;
+    (R::TABLES.shortcut.forbidden_count > 0) & (byte.wrapping_sub(lo0) <= hi0.wrapping_sub(lo0))
+        | (R::TABLES.shortcut.forbidden_count > 1)
+            & (byte.wrapping_sub(lo1) <= hi1.wrapping_sub(lo1))
 }
 
 /// The first byte of `utf8` (valid UTF-8, or a valid prefix of it) on
@@ -99,7 +100,7 @@ fn is_forbidden<R: Ruleset>(byte: u8) -> bool {
 /// where the derivation found no such byte.
 #[inline]
 pub(crate) fn find_forbidden<R: Ruleset>(utf8: &[u8]) -> Option<usize> {
-    if R::UTF8_FORBIDDEN_COUNT == 0 {
+    if R::TABLES.shortcut.forbidden_count == 0 {
         None
     } else {
         find(utf8, is_forbidden::<R>)
@@ -112,7 +113,7 @@ pub(crate) fn find_forbidden<R: Ruleset>(utf8: &[u8]) -> Option<usize> {
 #[cfg(feature = "alloc")]
 #[inline]
 pub(crate) fn utf8_is_valid_in<R: Ruleset>(utf8: &[u8]) -> bool {
-    R::UTF8_SHORTCUT && find_forbidden::<R>(utf8).is_none()
+    R::TABLES.shortcut.available && find_forbidden::<R>(utf8).is_none()
 }
 
 #[cfg(test)]

@@ -35,27 +35,27 @@ unsafe fn validate_bmi2<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// The shift-DFA loop, inlined into each instruction-set variant.
 #[inline(always)]
 fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if !R::SHIFT_AVAILABLE {
-        return R::AUTOMATON.validate_const(bytes);
+    if !R::TABLES.shift.available {
+        return R::TABLES.automaton.validate_const(bytes);
     }
-    let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
-    let rows = &R::SHIFT_ROWS;
-    let mask = R::SHIFT_FIELD_MASK;
-    let mut state = R::SHIFT_START;
+    let skip_ascii = const { R::TABLES.automaton.ascii_loops_at_start() };
+    let rows = &R::TABLES.shift.rows;
+    let mask = R::TABLES.shift.field_mask;
+    let mut state = R::TABLES.shift.start;
     // The last chunk boundary where the state accepted: an exact error is
     // found by the class-table automaton from there.
     let mut good = 0;
-    let mut good_state = R::SHIFT_START;
+    let mut good_state = R::TABLES.shift.start;
     let mut chunks = bytes.chunks_exact(CHUNK);
     for (i, chunk) in chunks.by_ref().enumerate() {
         let chunk: &[u8; CHUNK] = chunk.try_into().expect("chunks_exact");
         let at = i * CHUNK;
-        if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+        if R::TABLES.shift.accepting.bit(state.and(mask)) {
             good = at;
             good_state = state;
         }
         if skip_ascii
-            && state.and(mask) == R::SHIFT_START
+            && state.and(mask) == R::TABLES.shift.start
             && u128::from_ne_bytes(*chunk) & HIGH_BITS == 0
         {
             continue;
@@ -64,19 +64,19 @@ fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
             state = rows[byte as usize].step(state);
         }
         // The dead state keeps itself, so one test a chunk finds it.
-        if state.and(mask) == R::SHIFT_DEAD {
+        if state.and(mask) == R::TABLES.shift.dead {
             return Err(exact::<R>(bytes, good, good_state));
         }
     }
     let tail_start = bytes.len() - chunks.remainder().len();
-    if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+    if R::TABLES.shift.accepting.bit(state.and(mask)) {
         good = tail_start;
         good_state = state;
     }
     for &byte in chunks.remainder() {
         state = rows[byte as usize].step(state);
     }
-    if R::SHIFT_ACCEPTING.bit(state.and(mask)) {
+    if R::TABLES.shift.accepting.bit(state.and(mask)) {
         Ok(())
     } else {
         Err(exact::<R>(bytes, good, good_state))
@@ -135,12 +135,12 @@ unsafe fn walk_bmi2<R: Ruleset>(
 
 #[inline(always)]
 fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<Walked, Utf8Error> {
-    if !R::SHIFT_AVAILABLE {
+    if !R::TABLES.shift.available {
         return walk_by_automaton::<R>(bytes, from, window);
     }
-    let mask = R::SHIFT_FIELD_MASK;
+    let mask = R::TABLES.shift.field_mask;
     let stop = from.saturating_add(window).min(bytes.len());
-    let mut state = R::SHIFT_START;
+    let mut state = R::TABLES.shift.start;
     // As in `validate_inline`: the last chunk boundary where the state
     // accepted, for the exact error; and the last where it was the start.
     let mut good = from;
@@ -150,17 +150,17 @@ fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<W
     let mut at = from;
     for chunk in chunks {
         for &byte in chunk {
-            state = R::SHIFT_ROWS[byte as usize].step(state);
+            state = R::TABLES.shift.rows[byte as usize].step(state);
         }
         at += CHUNK;
         let offset = state.and(mask);
-        if offset == R::SHIFT_DEAD {
+        if offset == R::TABLES.shift.dead {
             return Err(exact::<R>(bytes, good, good_state));
         }
-        if R::SHIFT_ACCEPTING.bit(offset) {
+        if R::TABLES.shift.accepting.bit(offset) {
             (good, good_state) = (at, state);
         }
-        if offset == R::SHIFT_START {
+        if offset == R::TABLES.shift.start {
             last_start = at;
         }
     }
@@ -168,22 +168,22 @@ fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<W
     // next return to the start state.
     while at < bytes.len() {
         let offset = state.and(mask);
-        if offset == R::SHIFT_START {
+        if offset == R::TABLES.shift.start {
             if at >= stop {
                 return Ok(Walked::Boundary(at));
             }
             last_start = at;
         }
-        if R::SHIFT_ACCEPTING.bit(offset) {
+        if R::TABLES.shift.accepting.bit(offset) {
             (good, good_state) = (at, state);
         }
-        state = R::SHIFT_ROWS[bytes[at] as usize].step(state);
-        if state.and(mask) == R::SHIFT_DEAD {
+        state = R::TABLES.shift.rows[bytes[at] as usize].step(state);
+        if state.and(mask) == R::TABLES.shift.dead {
             return Err(exact::<R>(bytes, good, good_state));
         }
         at += 1;
     }
-    if state.and(mask) == R::SHIFT_START {
+    if state.and(mask) == R::TABLES.shift.start {
         last_start = at;
     }
     Ok(Walked::End { last_start })
@@ -195,7 +195,7 @@ fn walk_by_automaton<R: Ruleset>(
     from: usize,
     window: usize,
 ) -> Result<Walked, Utf8Error> {
-    let automaton = &R::AUTOMATON;
+    let automaton = &R::TABLES.automaton;
     let stop = from.saturating_add(window).min(bytes.len());
     let mut state = automaton.start;
     let mut valid_up_to = from;
@@ -236,18 +236,18 @@ fn walk_by_automaton<R: Ruleset>(
 /// vector check after `min_len` bytes.
 #[inline]
 pub(crate) fn lead<R: Ruleset>(lead: &[u8], min_len: usize) -> Result<usize, Utf8Error> {
-    if !R::SHIFT_AVAILABLE {
+    if !R::TABLES.shift.available {
         return lead_by_automaton::<R>(&lead[..min_len.min(lead.len())]);
     }
-    let skip_ascii = const { R::AUTOMATON.ascii_loops_at_start() };
-    let mask = R::SHIFT_FIELD_MASK;
-    let mut state = R::SHIFT_START;
+    let skip_ascii = const { R::TABLES.automaton.ascii_loops_at_start() };
+    let mask = R::TABLES.shift.field_mask;
+    let mut state = R::TABLES.shift.start;
     let mut boundary = 0;
     let mut at = 0;
     let (chunks, rest) = lead.as_chunks::<CHUNK>();
     for chunk in chunks {
         if skip_ascii
-            && state.and(mask) == R::SHIFT_START
+            && state.and(mask) == R::TABLES.shift.start
             && u128::from_ne_bytes(*chunk) & HIGH_BITS == 0
         {
             at += CHUNK;
@@ -275,16 +275,16 @@ fn lead_bytes<R: Ruleset>(
     mut boundary: usize,
     at: usize,
 ) -> Result<(R::Row, usize), Utf8Error> {
-    let mask = R::SHIFT_FIELD_MASK;
+    let mask = R::TABLES.shift.field_mask;
     for (i, &byte) in bytes.iter().enumerate() {
-        state = R::SHIFT_ROWS[byte as usize].step(state);
+        state = R::TABLES.shift.rows[byte as usize].step(state);
         let offset = state.and(mask);
-        if offset == R::SHIFT_DEAD {
+        if offset == R::TABLES.shift.dead {
             // The start state is the one accepting state here, so the last
             // return to it is where the valid prefix ends.
-            return Err(R::AUTOMATON.invalid(boundary, at + i));
+            return Err(R::TABLES.automaton.invalid(boundary, at + i));
         }
-        if offset == R::SHIFT_START {
+        if offset == R::TABLES.shift.start {
             boundary = at + i + 1;
         }
     }
@@ -293,13 +293,13 @@ fn lead_bytes<R: Ruleset>(
 
 #[cold]
 fn lead_by_automaton<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
-    let automaton = &R::AUTOMATON;
+    let automaton = &R::TABLES.automaton;
     let mut state = automaton.start;
     let mut boundary = 0;
     for (i, &byte) in lead.iter().enumerate() {
         state = automaton.next(state, byte);
         if state == automaton.dead {
-            return Err(R::AUTOMATON.invalid(boundary, i));
+            return Err(R::TABLES.automaton.invalid(boundary, i));
         }
         if state == automaton.start {
             boundary = i + 1;
@@ -314,22 +314,22 @@ fn lead_by_automaton<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
 #[cold]
 #[inline(never)]
 fn exact<R: Ruleset>(bytes: &[u8], from: usize, state: R::Row) -> Utf8Error {
-    let mask = R::SHIFT_FIELD_MASK;
+    let mask = R::TABLES.shift.field_mask;
     let mut state = state;
     let mut valid_up_to = from;
     for (i, &byte) in bytes.iter().enumerate().skip(from) {
-        state = R::SHIFT_ROWS[byte as usize].step(state);
+        state = R::TABLES.shift.rows[byte as usize].step(state);
         let offset = state.and(mask);
-        if offset == R::SHIFT_DEAD {
-            return R::AUTOMATON.invalid(valid_up_to, i);
+        if offset == R::TABLES.shift.dead {
+            return R::TABLES.automaton.invalid(valid_up_to, i);
         }
-        if R::SHIFT_ACCEPTING.bit(offset) {
+        if R::TABLES.shift.accepting.bit(offset) {
             valid_up_to = i + 1;
         }
     }
     debug_assert!(
-        !R::SHIFT_ACCEPTING.bit(state.and(mask)),
+        !R::TABLES.shift.accepting.bit(state.and(mask)),
         "exact() is only called on invalid input"
     );
-    R::AUTOMATON.incomplete(valid_up_to)
+    R::TABLES.automaton.incomplete(valid_up_to)
 }

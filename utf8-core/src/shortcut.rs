@@ -9,11 +9,62 @@
 //! without those bytes is valid under the ruleset and leaves its automaton
 //! in the start state at every UTF-8 sequence boundary: so wherever the
 //! shortcut stops, at a boundary, the ruleset's automaton can start afresh.
+//!
+//! Where the generator proved a vector check for that language itself
+//! (valid UTF-8 without the forbidden bytes: CESU-8's is UTF-8 without
+//! `F0-FF`, sequences of at most three bytes), the shortcut is that one
+//! check, which stops at the first place the shortcut cannot settle;
+//! otherwise (and on the paths without vectors) it is RFC 3629's check and
+//! then the scan.
 
 use crate::automaton::Progress;
+use crate::paths::{self, Path};
 use crate::ruleset::Ruleset;
 use crate::shift::{self, Walked};
+use crate::simd::{self, ShortcutLanguage};
 use crate::{Rfc3629, Utf8Error, scan};
+
+/// Which checks the shortcut runs, and where.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Via {
+    /// One-shot validation at the level detected: RFC 3629's check keeps
+    /// its scalar lead, which finds an error at the very start cheaply.
+    OneShot,
+    /// A stream's piece at the level detected, straight to the vector check.
+    Piece,
+    /// The path that `paths` names, for tests and benchmarks; the caller
+    /// has made sure that this CPU runs it.
+    Path(Path),
+}
+
+impl Via {
+    /// The vector check of `R`'s shortcut language, where `R` has one and
+    /// this path runs vectors.
+    #[inline(always)]
+    fn language<R: Ruleset>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+        if !R::TABLES.shortcut.check.available {
+            return None;
+        }
+        match self {
+            Via::OneShot | Via::Piece => simd::validate_detected::<ShortcutLanguage<R>>(bytes),
+            Via::Path(Path::Simd(level)) => simd::validate_at::<ShortcutLanguage<R>>(level, bytes),
+            Via::Path(_) => None,
+        }
+    }
+
+    /// RFC 3629's check.
+    #[inline(always)]
+    fn utf8(self, bytes: &[u8]) -> Result<(), Utf8Error> {
+        match self {
+            Via::OneShot => crate::validate::<Rfc3629>(bytes),
+            Via::Piece => crate::validate_piece::<Rfc3629>(bytes),
+            Via::Path(path) => match paths::ruleset::<Rfc3629>(path, bytes) {
+                Some(result) => result,
+                None => unreachable!("the caller checked that this CPU runs {path:?}"),
+            },
+        }
+    }
+}
 
 /// How many bytes the ruleset's automaton reads, at least, after the
 /// shortcut stops, before the shortcut is tried again. Doubled each time
@@ -30,15 +81,20 @@ const FIRST_WINDOW: usize = 64;
 /// trying the shortcut again after each would read the text between them
 /// twice.
 ///
-/// `utf8` is the UTF-8 check: one-shot validation's, whose scalar lead finds
-/// an error at the very start cheaply, or a stream's, which goes straight
-/// to the vector check.
+/// The language's own check stops at the first place where the shortcut
+/// cannot settle, so it reads nothing twice, and no parting counts as a
+/// forbidden byte's.
 #[inline(always)]
-fn settled<R: Ruleset>(
-    bytes: &[u8],
-    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error>,
-) -> (usize, bool) {
-    let (parting, by_forbidden) = match utf8(bytes) {
+fn settled<R: Ruleset>(bytes: &[u8], via: Via) -> (usize, bool) {
+    if let Some(result) = via.language::<R>(bytes) {
+        // The language's valid prefix ends a sequence of it: a UTF-8
+        // sequence boundary.
+        return match result {
+            Ok(()) => (bytes.len(), false),
+            Err(e) => (e.valid_up_to(), false),
+        };
+    }
+    let (parting, by_forbidden) = match via.utf8(bytes) {
         Ok(()) => match scan::find_forbidden::<R>(bytes) {
             None => return (bytes.len(), false),
             Some(at) => (at, true),
@@ -53,7 +109,7 @@ fn settled<R: Ruleset>(
     };
     // A parting byte may continue a sequence: the boundary is at its lead.
     let mut boundary = parting;
-    while boundary > 0 && Rfc3629::IS_CONTINUATION[bytes[boundary] as usize] {
+    while boundary > 0 && Rfc3629::TABLES.vector.is_continuation[bytes[boundary] as usize] {
         boundary -= 1;
     }
     (boundary, by_forbidden)
@@ -73,18 +129,15 @@ fn next_window(window: usize, settled_len: usize) -> usize {
 /// Validates `bytes` under `R`, which has the UTF-8 shortcut: the one-shot
 /// path of the dialects.
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    validate_with::<R>(bytes, crate::validate::<Rfc3629>)
+    validate_with::<R>(bytes, Via::OneShot)
 }
 
-/// [`validate`] with `utf8` as the UTF-8 check: `crate::paths` names one
+/// [`validate`] with the checks `via` names: `crate::paths` names one
 /// vector level. The whole input is one run of [`resume_with`]; where it
 /// ends outside an accepting state, the input ends inside a sequence.
-pub(crate) fn validate_with<R: Ruleset>(
-    bytes: &[u8],
-    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error> + Copy,
-) -> Result<(), Utf8Error> {
-    let automaton = &R::AUTOMATON;
-    let Progress { state, last_accept } = resume_with::<R>(bytes, utf8)?;
+pub(crate) fn validate_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<(), Utf8Error> {
+    let automaton = &R::TABLES.automaton;
+    let Progress { state, last_accept } = resume_with::<R>(bytes, via)?;
     if automaton.is_accepting(state) {
         Ok(())
     } else {
@@ -98,21 +151,18 @@ pub(crate) fn validate_with<R: Ruleset>(
 /// the exact error (positions relative to `bytes`, whose start is a
 /// sequence boundary). A stream's pieces go straight to the vector check.
 pub(crate) fn resume<R: Ruleset>(bytes: &[u8]) -> Result<Progress, Utf8Error> {
-    resume_with::<R>(bytes, crate::validate_piece::<Rfc3629>)
+    resume_with::<R>(bytes, Via::Piece)
 }
 
-/// [`resume`] with `utf8` as the UTF-8 check.
-fn resume_with<R: Ruleset>(
-    bytes: &[u8],
-    utf8: impl Fn(&[u8]) -> Result<(), Utf8Error> + Copy,
-) -> Result<Progress, Utf8Error> {
-    debug_assert!(R::UTF8_SHORTCUT);
-    let automaton = &R::AUTOMATON;
+/// [`resume`] with the checks `via` names.
+fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error> {
+    debug_assert!(R::TABLES.shortcut.available);
+    let automaton = &R::TABLES.automaton;
     let mut at = 0;
     let mut last_accept = None;
     let mut window = FIRST_WINDOW;
     loop {
-        let (len, by_forbidden) = settled::<R>(&bytes[at..], utf8);
+        let (len, by_forbidden) = settled::<R>(&bytes[at..], via);
         if len > 0 {
             at += len;
             last_accept = Some(at);
@@ -169,11 +219,11 @@ mod tests {
     const LEAD: &[u8] = b"\xED\xA0\xBD";
 
     fn by_automaton<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-        R::AUTOMATON.validate_const(bytes)
+        R::TABLES.automaton.validate_const(bytes)
     }
 
     fn by_automaton_resume<R: Ruleset>(bytes: &[u8]) -> Result<Progress, Utf8Error> {
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         automaton
             .resume(automaton.start, bytes)
             .map_err(|(index, last_accept)| automaton.invalid(last_accept.unwrap_or(0), index))

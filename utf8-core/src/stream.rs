@@ -62,7 +62,7 @@ impl<R: Ruleset> Validator<R> {
     /// A validator at the start of a stream in ruleset `R`.
     pub const fn for_ruleset() -> Validator<R> {
         Validator {
-            state: R::AUTOMATON.start,
+            state: R::TABLES.automaton.start,
             read: 0,
             valid_up_to: 0,
             error: None,
@@ -75,12 +75,12 @@ impl<R: Ruleset> Validator<R> {
         if let Some(error) = self.error {
             return Err(error);
         }
-        let automaton = &R::AUTOMATON;
+        let automaton = &R::TABLES.automaton;
         let mut from = 0;
-        if !R::SIMD_AVAILABLE && R::UTF8_SHORTCUT {
+        if !R::TABLES.vector.available && R::TABLES.shortcut.available {
             return self.update_by_utf8(piece);
         }
-        if !const { R::AUTOMATON.only_start_accepts() } {
+        if !const { R::TABLES.automaton.only_start_accepts() } {
             // A point where the input so far is valid is then not always a
             // point where the fast paths could start afresh (after a WTF-8
             // lead surrogate, a trail surrogate may not follow), so the
@@ -124,10 +124,10 @@ impl<R: Ruleset> Validator<R> {
         if let Some(error) = self.error {
             return Err(error);
         }
-        if R::AUTOMATON.is_accepting(self.state) {
+        if R::TABLES.automaton.is_accepting(self.state) {
             Ok(())
         } else {
-            Err(R::AUTOMATON.incomplete(self.valid_up_to))
+            Err(R::TABLES.automaton.incomplete(self.valid_up_to))
         }
     }
 
@@ -144,7 +144,7 @@ impl<R: Ruleset> Validator<R> {
 
     /// Whether the bytes read so far end inside a sequence.
     pub fn is_incomplete(&self) -> bool {
-        self.error.is_none() && !R::AUTOMATON.is_accepting(self.state)
+        self.error.is_none() && !R::TABLES.automaton.is_accepting(self.state)
     }
 
     /// [`update`](Self::update) by the UTF-8 shortcut (`crate::shortcut`):
@@ -152,7 +152,7 @@ impl<R: Ruleset> Validator<R> {
     /// back in its start state, where the shortcut can take over.
     fn update_by_utf8(&mut self, piece: &[u8]) -> Result<(), Utf8Error> {
         let from = self.back_to_start(piece)?;
-        if self.state != R::AUTOMATON.start {
+        if self.state != R::TABLES.automaton.start {
             // The piece ended before the sequence did.
             return Ok(());
         }
@@ -175,7 +175,7 @@ impl<R: Ruleset> Validator<R> {
     /// returns how many bytes of `piece` that took.
     fn back_to_start(&mut self, piece: &[u8]) -> Result<usize, Utf8Error> {
         let mut from = 0;
-        while self.state != R::AUTOMATON.start && from < piece.len() {
+        while self.state != R::TABLES.automaton.start && from < piece.len() {
             self.run(&piece[from..from + 1])?;
             from += 1;
         }
@@ -184,7 +184,7 @@ impl<R: Ruleset> Validator<R> {
 
     /// Steps the automaton over `bytes`, the continuation of the stream.
     fn run(&mut self, bytes: &[u8]) -> Result<(), Utf8Error> {
-        self.record(bytes.len(), R::AUTOMATON.resume(self.state, bytes))
+        self.record(bytes.len(), R::TABLES.automaton.resume(self.state, bytes))
     }
 
     /// Takes in where a run over the next `len` bytes of the stream got to.
@@ -204,7 +204,7 @@ impl<R: Ruleset> Validator<R> {
             }
             Err((index, last_accept)) => {
                 let valid_up_to = last_accept.map_or(self.valid_up_to, |end| self.read + end);
-                Err(self.fail(R::AUTOMATON.invalid(valid_up_to, self.read + index)))
+                Err(self.fail(R::TABLES.automaton.invalid(valid_up_to, self.read + index)))
             }
         }
     }
@@ -221,13 +221,17 @@ impl<R: Ruleset> Validator<R> {
 /// result is exact. Where the derivation found no continuation bytes (the
 /// vector check was declined) there is no guess: the whole input.
 fn last_sequence_start<R: Ruleset>(bytes: &[u8]) -> usize {
-    if !R::SIMD_AVAILABLE {
+    if !R::TABLES.vector.available {
         return bytes.len();
     }
-    let window = R::SIMD_MAX_SEQUENCE_LEN.saturating_sub(1).min(bytes.len());
+    let window = R::TABLES
+        .vector
+        .max_sequence_len
+        .saturating_sub(1)
+        .min(bytes.len());
     (bytes.len() - window..bytes.len())
         .rev()
-        .find(|&i| !R::IS_CONTINUATION[bytes[i] as usize])
+        .find(|&i| !R::TABLES.vector.is_continuation[bytes[i] as usize])
         .unwrap_or(bytes.len())
 }
 

@@ -2,10 +2,10 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use utf8_spec::Derivation;
 use utf8_spec::shift::{RowWidth, ShiftDfa};
 use utf8_spec::simd::SimdTables;
 use utf8_spec::utf8_shortcut::{MAX_FORBIDDEN_RANGES, Utf8Shortcut};
+use utf8_spec::{Derivation, Tables};
 
 /// The longest sequence the vector code checks: it looks at most one byte
 /// fewer than this back (`alignr` immediates 1..=5).
@@ -13,6 +13,29 @@ const SIMD_MAX_SEQUENCE_LEN: usize = 6;
 
 pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     let tables = derivation.tables();
+    let start_rule = derivation.start_rule();
+    let automaton = automaton_items(tables, label);
+    let shift = shift_items(tables);
+    let simd = simd_items(tables);
+    let shortcut = shortcut_items(tables, label);
+    let value_type = match utf8_spec::values::value_kind(tables) {
+        utf8_spec::values::ValueKind::Scalars => quote!(char),
+        utf8_spec::values::ValueKind::CodePoints => quote!(u32),
+    };
+    quote! {
+        #automaton
+        #[doc = "The ABNF rule the tables were derived from."]
+        pub const START_RULE: &str = #start_rule;
+        #[doc = "What decoding yields: `char` when every sequence decodes to a Unicode scalar value, `u32` when some may be a surrogate or above U+10FFFF (see `utf8_spec::values`)."]
+        pub type Value = #value_type;
+        #shift
+        #simd
+        #shortcut
+    }
+}
+
+/// The class-table automaton: states, classes and the transition grid.
+fn automaton_items(tables: &Tables, label: &str) -> TokenStream {
     let state_count = tables.state_count();
     let class_count = tables.class_count();
     let start = tables.start();
@@ -20,8 +43,6 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     let accepting = tables.accepting();
     let byte_classes = tables.byte_classes().iter();
     let transitions = tables.transitions().iter();
-    let start_rule = derivation.start_rule();
-
     let class_docs: Vec<String> = (0..class_count as u8)
         .map(|class| {
             let ranges: Vec<String> = tables
@@ -39,20 +60,12 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
     );
     let transitions_doc = format!(
         "State × class → state, derived from {label}: the state after reading a byte of class `c` in state `s` is `TRANSITIONS[s * CLASS_COUNT + c]`.\n\n```text\n{}```",
-        grid(derivation)
+        grid(tables)
     );
-    let shift = shift_items(derivation);
-    let simd = simd_items(derivation);
-    let shortcut = shortcut_items(derivation);
-    let value_type = match utf8_spec::values::value_kind(tables) {
-        utf8_spec::values::ValueKind::Scalars => quote!(char),
-        utf8_spec::values::ValueKind::CodePoints => quote!(u32),
-    };
     let accepting_doc = format!(
         "Whether each state accepts (the input read so far is in the language); accepting states: {:?}.",
         tables.accepting_states()
     );
-
     quote! {
         #[doc = "Number of states of the minimal automaton, the dead state included."]
         pub const STATE_COUNT: usize = #state_count;
@@ -68,25 +81,23 @@ pub(crate) fn tables(derivation: &Derivation, label: &str) -> TokenStream {
         pub const BYTE_CLASSES: [u8; 256] = [#(#byte_classes),*];
         #[doc = #transitions_doc]
         pub const TRANSITIONS: [u8; #state_count * #class_count] = [#(#transitions),*];
-        #[doc = "The ABNF rule the tables were derived from."]
-        pub const START_RULE: &str = #start_rule;
-        #[doc = "What decoding yields: `char` when every sequence decodes to a Unicode scalar value, `u32` when some may be a surrogate or above U+10FFFF (see `utf8_spec::values`)."]
-        pub type Value = #value_type;
-        #shift
-        #simd
-        #shortcut
     }
 }
 
 /// Whether valid UTF-8 without a few bytes is valid here too, and which
 /// bytes (see `utf8_spec::utf8_shortcut`): up to two ranges, the unused ones
 /// repeating the first (or `FF..=FF` ranges marked unused by the count).
-fn shortcut_items(derivation: &Derivation) -> TokenStream {
+///
+/// With them, the module `utf8_shortcut_language`: the automaton and vector
+/// check of valid UTF-8 without the forbidden bytes (see
+/// `Utf8Shortcut::language`), which finds where the shortcut stops in one
+/// pass. Without a shortcut it holds UTF-8's automaton and no check.
+fn shortcut_items(tables: &Tables, label: &str) -> TokenStream {
     let utf8 = utf8_spec::rulesets::builtin("rfc3629")
         .expect("RFC 3629 is built in")
         .derive()
         .expect("RFC 3629 derives");
-    let shortcut = Utf8Shortcut::find(derivation.tables(), utf8.tables());
+    let shortcut = Utf8Shortcut::find(tables, utf8.tables());
     let available = shortcut.is_some();
     let ranges = shortcut.as_ref().map_or(&[][..], Utf8Shortcut::forbidden);
     let count = ranges.len();
@@ -109,7 +120,26 @@ fn shortcut_items(derivation: &Derivation) -> TokenStream {
     } else {
         "No UTF-8 shortcut: this ruleset differs from UTF-8 in more places than a scan of two byte ranges can rule out.".to_string()
     };
+    let language_label = format!("the UTF-8 shortcut's language of {label}");
+    let (language_automaton, language_check) = match &shortcut {
+        Some(shortcut) => {
+            let language = shortcut.language(utf8.tables());
+            (
+                automaton_items(&language, &language_label),
+                simd_items(&language),
+            )
+        }
+        None => (
+            automaton_items(utf8.tables(), &language_label),
+            vector_check_items(Err("this ruleset has no UTF-8 shortcut".to_string())),
+        ),
+    };
     quote! {
+        #[doc = "Valid UTF-8 without the bytes of `UTF8_FORBIDDEN`: the language the UTF-8 shortcut settles, with the vector check that finds where it stops."]
+        pub mod utf8_shortcut_language {
+            #language_automaton
+            #language_check
+        }
         #[doc = #doc]
         pub const UTF8_SHORTCUT: bool = #available;
         #[doc = "How many of `UTF8_FORBIDDEN` are in use."]
@@ -120,8 +150,7 @@ fn shortcut_items(derivation: &Derivation) -> TokenStream {
 }
 
 /// The shift DFA's rows, or an unavailable marker with zero rows.
-fn shift_items(derivation: &Derivation) -> TokenStream {
-    let tables = derivation.tables();
+fn shift_items(tables: &Tables) -> TokenStream {
     let shift = ShiftDfa::new(tables);
     let available = shift.is_some();
     let width = shift.as_ref().map_or(RowWidth::U128, ShiftDfa::width);
@@ -180,8 +209,7 @@ fn shift_items(derivation: &Derivation) -> TokenStream {
 }
 
 /// The vectorised check's tables, or an unavailable marker and the reason.
-fn simd_items(derivation: &Derivation) -> TokenStream {
-    let tables = derivation.tables();
+fn simd_items(tables: &Tables) -> TokenStream {
     let derived = SimdTables::new(tables)
         .map_err(|e| e.to_string())
         .and_then(|s| {
@@ -195,6 +223,12 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
                 Ok(s)
             }
         });
+    vector_check_items(derived)
+}
+
+/// The vector check's items: its tables, or an unavailable marker, zero
+/// tables and the reason.
+fn vector_check_items(derived: Result<SimdTables, String>) -> TokenStream {
     let mut is_continuation = [false; 256];
     let (available, declined) = match &derived {
         Ok(s) => {
@@ -278,8 +312,7 @@ fn simd_items(derivation: &Derivation) -> TokenStream {
 }
 
 /// The transition grid as text, for the docs of `TRANSITIONS`.
-fn grid(derivation: &Derivation) -> String {
-    let tables = derivation.tables();
+fn grid(tables: &Tables) -> String {
     let mut out = String::from("state |");
     for class in 0..tables.class_count() {
         out.push_str(&format!(" {class:>3}"));

@@ -112,9 +112,44 @@ fn render(ruleset: &Ruleset) -> String {
         }
         Err(declined) => {
             let _ = writeln!(out, "## Vectorised check\n\nDeclined: {declined}.");
+            out.push_str(&shortcut_section(tables));
         }
     }
     out
+}
+
+/// For a ruleset without a vector check of its own: the UTF-8 shortcut it
+/// runs on instead, and the check of the shortcut's language.
+fn shortcut_section(tables: &utf8_spec::Tables) -> String {
+    let utf8 = utf8_spec::rulesets::RFC3629
+        .derive()
+        .expect("RFC 3629 derives");
+    let Some(shortcut) = utf8_spec::utf8_shortcut::Utf8Shortcut::find(tables, utf8.tables()) else {
+        return "\nNo UTF-8 shortcut either: the bytes on which this ruleset and UTF-8 part do not fit in two ranges, so every input runs on the shift DFA.\n".to_string();
+    };
+    let forbidden: Vec<String> = shortcut
+        .forbidden()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let forbidden = if forbidden.is_empty() {
+        "no byte".to_string()
+    } else {
+        forbidden.join(", ")
+    };
+    let language = shortcut.language(utf8.tables());
+    let check = match utf8_spec::simd::SimdTables::new(&language) {
+        Ok(simd) => format!(
+            "Its language, valid UTF-8 without those bytes ({} states), gets a check of its own, which finds where the shortcut stops in one pass:\n\n```text\n{simd:?}```",
+            language.state_count()
+        ),
+        Err(declined) => format!(
+            "Its language, valid UTF-8 without those bytes, gets no check of its own ({declined}): RFC 3629's check runs, then a scan for the forbidden bytes."
+        ),
+    };
+    format!(
+        "\n## UTF-8 shortcut\n\nValid UTF-8 holding {forbidden} is valid under this ruleset and leaves its automaton in the start state (found on the product automaton with RFC 3629's), so validation settles such stretches without this ruleset's automaton, which reads only the sequences around where the two part.\n\n{check}\n"
+    )
 }
 
 /// Writes every generated file; returns the paths that changed.

@@ -27,11 +27,38 @@
 //! `level` and `supports` stay re-exported here for the code that named them
 //! here first.
 
+use core::marker::PhantomData;
+
 use crate::Utf8Error;
+use crate::automaton::Automaton;
 pub use crate::cpu::{Level, level, supports};
+use crate::derived::VectorTables;
 use crate::ruleset::Ruleset;
 
 pub(crate) mod blocks;
+
+/// A language with a proved vector check: a ruleset's own
+/// ([`Ruleset::TABLES`]`.vector`), or the language of a ruleset's UTF-8
+/// shortcut ([`ShortcutLanguage`]). The check reads its tables from
+/// `VECTOR`, and an exact error comes from `AUTOMATON`.
+pub(crate) trait VectorLanguage {
+    const VECTOR: VectorTables;
+    const AUTOMATON: Automaton;
+}
+
+impl<R: Ruleset> VectorLanguage for R {
+    const VECTOR: VectorTables = R::TABLES.vector;
+    const AUTOMATON: Automaton = R::TABLES.automaton;
+}
+
+/// Valid UTF-8 without the bytes on which `R` and UTF-8 part: what `R`'s
+/// UTF-8 shortcut settles, checked in one pass.
+pub(crate) struct ShortcutLanguage<R>(PhantomData<R>);
+
+impl<R: Ruleset> VectorLanguage for ShortcutLanguage<R> {
+    const VECTOR: VectorTables = R::TABLES.shortcut.check;
+    const AUTOMATON: Automaton = R::TABLES.shortcut.language;
+}
 
 /// Bytes per block: the unit of the ASCII skip.
 pub(crate) const BLOCK: usize = 64;
@@ -50,7 +77,7 @@ pub(crate) const GROUP: usize = 4;
 /// bytes become vectors.
 macro_rules! algorithm {
     ($feature:literal) => {
-        use $crate::ruleset::Ruleset;
+        use $crate::simd::VectorLanguage;
         use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
         use $crate::simd::{BLOCK, GROUP};
 
@@ -68,11 +95,11 @@ macro_rules! algorithm {
         /// # Safety
         /// The CPU must support this module's target feature.
         #[inline(always)]
-        unsafe fn registers<R: Ruleset>() -> Registers {
+        unsafe fn registers<R: VectorLanguage>() -> Registers {
             let incomplete = const {
                 let mut max = [0xFFu8; V::LANES];
-                let frame = if R::SIMD_MAX_SEQUENCE_LEN > 0 {
-                    R::SIMD_MAX_SEQUENCE_LEN - 1
+                let frame = if R::VECTOR.max_sequence_len > 0 {
+                    R::VECTOR.max_sequence_len - 1
                 } else {
                     0
                 };
@@ -80,15 +107,15 @@ macro_rules! algorithm {
                 while k <= frame {
                     // Lane LANES - k is k bytes before the end of the vector;
                     // `byte > threshold - 1` is `byte >= threshold`.
-                    max[V::LANES - k] = R::SIMD_INCOMPLETE[k - 1] - 1;
+                    max[V::LANES - k] = R::VECTOR.incomplete[k - 1] - 1;
                     k += 1;
                 }
                 max
             };
-            let t = &R::SIMD_TABLES;
+            let t = &R::VECTOR.tables;
             // `byte - (threshold - 0x80)`, saturating, has its high bit set
             // exactly when byte >= threshold.
-            let must_continue = |k: usize| R::SIMD_MUST_CONTINUE[k].wrapping_sub(0x80);
+            let must_continue = |k: usize| R::VECTOR.must_continue[k].wrapping_sub(0x80);
             // SAFETY: the caller promises the target feature, which is all the
             // constructors need; every reference they read is a whole array.
             unsafe {
@@ -116,7 +143,7 @@ macro_rules! algorithm {
                     incomplete: V::load(&incomplete),
                     high_bit: V::splat(0x80),
                     zero: V::splat(0),
-                    boundary: V::splat(R::SIMD_BOUNDARY),
+                    boundary: V::splat(R::VECTOR.boundary),
                 }
             }
         }
@@ -134,7 +161,7 @@ macro_rules! algorithm {
 
         /// One table set's bits for each (previous byte, byte) pair.
         #[inline(always)]
-        fn pair_bits<R: Ruleset>(
+        fn pair_bits<R: VectorLanguage>(
             set: &[V; 4],
             prev_high: V,
             prev_low: V,
@@ -145,7 +172,7 @@ macro_rules! algorithm {
                 .lookup(prev_high)
                 .and(set[1].lookup(prev_low))
                 .and(set[2].lookup(cur_high));
-            if R::SIMD_NEEDS_CUR_LOW {
+            if R::VECTOR.needs_cur_low {
                 bits.and(set[3].lookup(cur_low))
             } else {
                 bits
@@ -155,30 +182,30 @@ macro_rules! algorithm {
         /// The error bits of `input`, which follows the vector `before` (boundary
         /// bytes at the start of the input).
         #[inline(always)]
-        fn check<R: Ruleset>(r: &Registers, input: V, before: V) -> V {
+        fn check<R: VectorLanguage>(r: &Registers, input: V, before: V) -> V {
             let prev1 = input.prev(before, 1);
             let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
             let cur_high = input.high_nibbles();
-            let cur_low = if R::SIMD_NEEDS_CUR_LOW {
+            let cur_low = if R::VECTOR.needs_cur_low {
                 input.low_nibbles()
             } else {
                 cur_high
             };
             let mut error = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
-            if R::SIMD_MAX_SEQUENCE_LEN > 2 {
+            if R::VECTOR.max_sequence_len > 2 {
                 let mut must = input.prev(before, 2).saturating_sub(r.must_continue[0]);
-                if R::SIMD_MAX_SEQUENCE_LEN > 3 {
+                if R::VECTOR.max_sequence_len > 3 {
                     must = must.or(input.prev(before, 3).saturating_sub(r.must_continue[1]));
                 }
-                if R::SIMD_MAX_SEQUENCE_LEN > 4 {
+                if R::VECTOR.max_sequence_len > 4 {
                     must = must.or(input.prev(before, 4).saturating_sub(r.must_continue[2]));
                 }
-                if R::SIMD_MAX_SEQUENCE_LEN > 5 {
+                if R::VECTOR.max_sequence_len > 5 {
                     must = must.or(input.prev(before, 5).saturating_sub(r.must_continue[3]));
                 }
                 error = error.xor(must.and(r.high_bit));
             }
-            if R::SIMD_SETS > 1 {
+            if R::VECTOR.sets > 1 {
                 error = error.or(pair_bits::<R>(
                     &r.sets[1], prev_high, prev_low, cur_high, cur_low,
                 ));
@@ -198,7 +225,7 @@ macro_rules! algorithm {
 
         /// Checks `block`, which follows the vector `before`.
         #[inline(always)]
-        fn check_block<R: Ruleset>(r: &Registers, block: &[u8; BLOCK], before: V) -> Checked {
+        fn check_block<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: V) -> Checked {
             let mut error = r.zero;
             let mut before = before;
             // Plain loops, no closures: a closure passed to a generic iterator
@@ -221,8 +248,8 @@ macro_rules! algorithm {
         /// shows), a signed minimum where they start higher (modified
         /// UTF-8's `%x01-7F`: the smallest byte shows).
         #[inline(always)]
-        fn fold_skippable<R: Ruleset>(acc: V, vector: V) -> V {
-            if R::SIMD_BOUNDARY == 0 {
+        fn fold_skippable<R: VectorLanguage>(acc: V, vector: V) -> V {
+            if R::VECTOR.boundary == 0 {
                 acc.or(vector)
             } else {
                 acc.min_signed(vector)
@@ -232,11 +259,11 @@ macro_rules! algorithm {
         /// Whether an accumulator of [`fold_skippable`] holds only
         /// skippable bytes.
         #[inline(always)]
-        fn all_skippable<R: Ruleset>(acc: V) -> bool {
-            if R::SIMD_BOUNDARY == 0 {
+        fn all_skippable<R: VectorLanguage>(acc: V) -> bool {
+            if R::VECTOR.boundary == 0 {
                 acc.is_ascii()
             } else {
-                acc.all_in_ascii_from(R::SIMD_BOUNDARY)
+                acc.all_in_ascii_from(R::VECTOR.boundary)
             }
         }
 
@@ -244,7 +271,7 @@ macro_rules! algorithm {
         /// `%x(boundary)-7F`, which the generator proved read to the check
         /// like the boundary byte.
         #[inline(always)]
-        fn is_skippable<R: Ruleset>(r: &Registers, block: &[u8; BLOCK]) -> bool {
+        fn is_skippable<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK]) -> bool {
             let vectors = block.as_chunks::<{ V::LANES }>().0;
             let mut acc = r.load(&vectors[0]);
             for vector in &vectors[1..] {
@@ -261,7 +288,7 @@ macro_rules! algorithm {
         /// # Safety
         /// The CPU must support this module's target feature.
         #[inline(always)]
-        unsafe fn short_is_skippable<R: Ruleset>(bytes: &[u8]) -> bool {
+        unsafe fn short_is_skippable<R: VectorLanguage>(bytes: &[u8]) -> bool {
             debug_assert!(bytes.len() < ALIGNED_FROM);
             let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
                 return $crate::simd::skippable::<R>(bytes);
@@ -286,11 +313,11 @@ macro_rules! algorithm {
         /// The vector before block `index` of the body: the last of the block
         /// before it, of the framed head, or boundary bytes.
         #[inline(always)]
-        fn vector_before<R: Ruleset>(r: &Registers, input: &Blocks<'_>, index: usize) -> V {
+        fn vector_before<R: VectorLanguage>(r: &Registers, input: &Blocks<'_>, index: usize) -> V {
             if index > 0 {
                 last_vector(r, &input.body[index - 1])
             } else if !input.head.is_empty() {
-                last_vector(r, &framed(input.head, Align::End, R::SIMD_BOUNDARY))
+                last_vector(r, &framed(input.head, Align::End, R::VECTOR.boundary))
             } else {
                 r.boundary
             }
@@ -300,7 +327,7 @@ macro_rules! algorithm {
         /// first errs: the index of its first lane with an error bit, or
         /// `BLOCK` if it does not err.
         #[inline(always)]
-        fn first_error_in<R: Ruleset>(r: &Registers, block: &[u8; BLOCK], before: V) -> usize {
+        fn first_error_in<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: V) -> usize {
             let mut before = before;
             for (i, vector) in block.as_chunks::<{ V::LANES }>().0.iter().enumerate() {
                 let input = r.load(vector);
@@ -321,7 +348,7 @@ macro_rules! algorithm {
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
-        fn first_error<R: Ruleset>(
+        fn first_error<R: VectorLanguage>(
             r: &Registers,
             input: &Blocks<'_>,
             from: usize,
@@ -344,7 +371,7 @@ macro_rules! algorithm {
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
-        fn first_error_at_end<R: Ruleset>(
+        fn first_error_at_end<R: VectorLanguage>(
             r: &Registers,
             input: &Blocks<'_>,
             tail: &[u8; BLOCK],
@@ -360,11 +387,11 @@ macro_rules! algorithm {
         /// # Safety
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
-        pub(crate) unsafe fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), usize> {
+        pub(crate) unsafe fn validate<R: VectorLanguage>(bytes: &[u8]) -> Result<(), usize> {
             // A short string of ASCII (most of them) is answered before the
             // tables are loaded: for one call per string, the set-up is most
             // of the cost.
-            if R::SIMD_ASCII_SKIP
+            if R::VECTOR.ascii_skip
                 && bytes.len() < ALIGNED_FROM
                 // SAFETY: the caller promises the target feature.
                 && unsafe { short_is_skippable::<R>(bytes) }
@@ -382,9 +409,9 @@ macro_rules! algorithm {
             // before the input (the generator proved that before allowing the
             // ASCII skip), so only a head with other bytes is framed and checked.
             if !input.head.is_empty()
-                && !(R::SIMD_ASCII_SKIP && $crate::simd::skippable::<R>(input.head))
+                && !(R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.head))
             {
-                let head = framed(input.head, Align::End, R::SIMD_BOUNDARY);
+                let head = framed(input.head, Align::End, R::VECTOR.boundary);
                 let checked = check_block::<R>(&r, &head, before);
                 if checked.error.any() {
                     // The boundary bytes before the head cannot err.
@@ -402,7 +429,7 @@ macro_rules! algorithm {
             let mut since_test = 0;
             let mut index = 0;
             while index < body.len() {
-                if R::SIMD_ASCII_SKIP && is_skippable::<R>(&r, &body[index]) {
+                if R::VECTOR.ascii_skip && is_skippable::<R>(&r, &body[index]) {
                     // ASCII reads to the check like boundary bytes: all that
                     // can fail in a run of it is a sequence left open before
                     // the run.
@@ -439,7 +466,7 @@ macro_rules! algorithm {
             // A tail of ASCII reads like the boundary bytes after the input:
             // what can fail is only a sequence left open before it, which the
             // end test (proved equal to the closing check) finds.
-            if R::SIMD_ASCII_SKIP && $crate::simd::skippable::<R>(input.tail) {
+            if R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.tail) {
                 return if open.any() {
                     Err(input.body_offset(body.len()))
                 } else {
@@ -448,7 +475,7 @@ macro_rules! algorithm {
             }
             // The tail, then boundary bytes: the check of those (proved equal
             // to the input's end) and the end test catch a sequence left open.
-            let tail = framed(input.tail, Align::Start, R::SIMD_BOUNDARY);
+            let tail = framed(input.tail, Align::Start, R::VECTOR.boundary);
             let checked = check_block::<R>(&r, &tail, before);
             if checked.error.or(checked.open).any() {
                 Err(first_error_at_end::<R>(&r, &input, &tail, before))
@@ -464,11 +491,11 @@ pub(crate) use algorithm;
 /// that the ASCII skip may pass over: the scalar test, for pieces shorter
 /// than a vector.
 #[inline(always)]
-pub(crate) fn skippable<R: Ruleset>(bytes: &[u8]) -> bool {
-    if R::SIMD_BOUNDARY == 0 {
+pub(crate) fn skippable<R: VectorLanguage>(bytes: &[u8]) -> bool {
+    if R::VECTOR.boundary == 0 {
         bytes.is_ascii()
     } else {
-        bytes.iter().all(|&b| b >= R::SIMD_BOUNDARY && b < 0x80)
+        bytes.iter().all(|&b| b >= R::VECTOR.boundary && b < 0x80)
     }
 }
 
@@ -484,8 +511,8 @@ pub(crate) mod neon;
 /// # Safety
 /// The CPU must support `level`.
 #[inline(always)]
-unsafe fn check_on<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
-    if !R::SIMD_AVAILABLE {
+unsafe fn check_on<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
+    if !R::VECTOR.available {
         return None;
     }
     match level {
@@ -507,7 +534,7 @@ unsafe fn check_on<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), 
 
 /// Runs the check at `level`; `None` when this build or CPU has no such level.
 #[inline(always)]
-pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
+pub(crate) fn check_at<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
     if !supports(level) {
         return None;
     }
@@ -518,7 +545,7 @@ pub(crate) fn check_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<
 /// Runs the check at the level [`level`] detected, without asking again
 /// whether the CPU has it; `None` where that level is the portable one.
 #[inline(always)]
-pub(crate) fn check_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), usize>> {
+pub(crate) fn check_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), usize>> {
     // SAFETY: `level` returns only a level this CPU has (without `std`, one
     // the build's target features guarantee).
     unsafe { check_on::<R>(level(), bytes) }
@@ -526,32 +553,35 @@ pub(crate) fn check_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), usiz
 
 /// [`check_detected`], turning a failing block into the exact error.
 #[inline(always)]
-pub(crate) fn validate_detected<R: Ruleset>(bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+pub(crate) fn validate_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     Some(located::<R>(bytes, check_detected::<R>(bytes)?))
 }
 
 /// Validates with the vector check at `level`, turning a failing block into
 /// the exact error; `None` when the level is not available.
 #[inline(always)]
-pub(crate) fn validate_at<R: Ruleset>(level: Level, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+pub(crate) fn validate_at<R: VectorLanguage>(
+    level: Level,
+    bytes: &[u8],
+) -> Option<Result<(), Utf8Error>> {
     Some(located::<R>(bytes, check_at::<R>(level, bytes)?))
 }
 
 /// A check's outcome on `bytes`, a failure made the exact error.
 #[inline(always)]
-fn located<R: Ruleset>(bytes: &[u8], checked: Result<(), usize>) -> Result<(), Utf8Error> {
+fn located<R: VectorLanguage>(bytes: &[u8], checked: Result<(), usize>) -> Result<(), Utf8Error> {
     checked.map_err(|erred_at| exact::<R>(bytes, erred_at))
 }
 
 /// The exact error of an input whose check first erred at `erred_at`.
 #[cold]
 #[inline(never)]
-pub(crate) fn exact<R: Ruleset>(bytes: &[u8], erred_at: usize) -> Utf8Error {
-    // The DFA died at most `SIMD_MAX_LAG` bytes before the check erred, so it was
+pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Error {
+    // The DFA died at most `max_lag` bytes before the check erred, so it was
     // alive before `erred_at - lag`; the last byte there that is not a
     // continuation byte starts a sequence, with the automaton at its start.
-    let mut from = erred_at.saturating_sub(R::SIMD_MAX_LAG).min(bytes.len());
-    while from > 0 && (from == bytes.len() || R::IS_CONTINUATION[bytes[from] as usize]) {
+    let mut from = erred_at.saturating_sub(R::VECTOR.max_lag).min(bytes.len());
+    while from > 0 && (from == bytes.len() || R::VECTOR.is_continuation[bytes[from] as usize]) {
         from -= 1;
     }
     match R::AUTOMATON.validate_from(bytes, from, R::AUTOMATON.start) {

@@ -1,0 +1,152 @@
+//! A ruleset's derived tables as one value: what [`Ruleset::TABLES`] holds,
+//! built once by [`ruleset!`](crate::ruleset!) from the `const` items that
+//! `utf8_macros::dfa_tables!` emits. Every validation path reads its tables
+//! from here, and the capacities the vector code was written for are named
+//! here and nowhere else in this crate.
+//!
+//! [`Ruleset::TABLES`]: crate::Ruleset::TABLES
+
+use crate::automaton::Automaton;
+
+/// The most table sets the vector check combines (each is four lookups and
+/// up to eight boxes of forbidden pairs).
+pub const MAX_TABLE_SETS: usize = 2;
+
+/// The most bytes the vector check looks back (`alignr` immediates 1..=5):
+/// sequences of up to six bytes.
+pub const MAX_LOOK_BACK: usize = 5;
+
+/// The most byte ranges the forbidden-byte scan of the UTF-8 shortcut tests.
+pub const MAX_FORBIDDEN_RANGES: usize = 2;
+
+/// Everything derived for one ruleset.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Tables<Row: 'static> {
+    /// The class-table automaton: the reference every fast path is held to,
+    /// and what finds an exact error.
+    pub automaton: Automaton,
+    /// The shift DFA.
+    pub shift: ShiftTables<Row>,
+    /// The ruleset's own vector check.
+    pub vector: VectorTables,
+    /// The UTF-8 shortcut, for a ruleset without a vector check of its own.
+    pub shortcut: Utf8Shortcut,
+}
+
+/// The shift DFA: `state = rows[byte] >> state` (see `utf8_spec::shift`).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ShiftTables<Row: 'static> {
+    /// Whether the states fit a row; when false, `rows` is zero.
+    pub available: bool,
+    /// One row per byte value.
+    pub rows: [Row; 256],
+    /// The start state as an offset.
+    pub start: Row,
+    /// The dead state as an offset.
+    pub dead: Row,
+    /// The bits of a state that name it.
+    pub field_mask: Row,
+    /// Bit `o` set when the state at offset `o` accepts.
+    pub accepting: Row,
+}
+
+/// A proved vector check (see `utf8_spec::simd`).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct VectorTables {
+    /// Whether the check applies; when false the rest is zero.
+    pub available: bool,
+    /// How many of `tables` are in use.
+    pub sets: usize,
+    /// `[set][prev high, prev low, cur high, cur low]`.
+    pub tables: [[[u8; 16]; 4]; MAX_TABLE_SETS],
+    /// Whether the later byte's low-nibble lookup is needed.
+    pub needs_cur_low: bool,
+    /// The longest sequence, in bytes.
+    pub max_sequence_len: usize,
+    /// `must_continue[k - 2]`: a byte `k` back at least this needs a continuation byte.
+    pub must_continue: [u8; MAX_LOOK_BACK - 1],
+    /// `incomplete[k - 1]`: the input ends inside a sequence when the byte `k` before the end is at least this.
+    pub incomplete: [u8; MAX_LOOK_BACK],
+    /// The byte that frames the input.
+    pub boundary: u8,
+    /// Whether blocks of the bytes from `boundary` to `%x7F` can be skipped.
+    pub ascii_skip: bool,
+    /// The most bytes the check errs after the byte where the automaton dies.
+    pub max_lag: usize,
+    /// Whether each byte is a continuation byte.
+    pub is_continuation: [bool; 256],
+}
+
+/// The UTF-8 shortcut (see `utf8_spec::utf8_shortcut`): valid UTF-8 without
+/// the forbidden bytes is valid under the ruleset, and leaves its automaton
+/// in the start state.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Utf8Shortcut {
+    /// Whether the ruleset has the shortcut.
+    pub available: bool,
+    /// How many of `forbidden` are in use.
+    pub forbidden_count: usize,
+    /// The forbidden byte ranges, `(first, last)`, inclusive.
+    pub forbidden: [(u8, u8); MAX_FORBIDDEN_RANGES],
+    /// The automaton of the shortcut's language: valid UTF-8 without the
+    /// forbidden bytes.
+    pub language: Automaton,
+    /// That language's vector check, which finds where the shortcut stops
+    /// in one pass.
+    pub check: VectorTables,
+}
+
+/// `values` followed by `fill` up to `N` entries; a compile error (the
+/// expansion of `ruleset!` runs it in a `const`) when the macro emitted
+/// more than the vector code was written for.
+#[doc(hidden)]
+pub const fn padded<const N: usize>(values: &[u8], fill: u8) -> [u8; N] {
+    assert!(
+        values.len() <= N,
+        "more entries than the vector code has room for"
+    );
+    let mut out = [fill; N];
+    let mut i = 0;
+    while i < values.len() {
+        out[i] = values[i];
+        i += 1;
+    }
+    out
+}
+
+/// [`padded`] for the table sets, with zero sets.
+#[doc(hidden)]
+pub const fn padded_sets<const N: usize>(sets: &[[[u8; 16]; 4]]) -> [[[u8; 16]; 4]; N] {
+    assert!(
+        sets.len() <= N,
+        "more table sets than the vector code combines"
+    );
+    let mut out = [[[0; 16]; 4]; N];
+    let mut i = 0;
+    while i < sets.len() {
+        out[i] = sets[i];
+        i += 1;
+    }
+    out
+}
+
+/// [`padded`] for the forbidden ranges, with `FF..=FF` (marked unused by
+/// the count).
+#[doc(hidden)]
+pub const fn padded_ranges<const N: usize>(ranges: &[(u8, u8)]) -> [(u8, u8); N] {
+    assert!(
+        ranges.len() <= N,
+        "more forbidden ranges than the scan tests"
+    );
+    let mut out = [(0xFF, 0xFF); N];
+    let mut i = 0;
+    while i < ranges.len() {
+        out[i] = ranges[i];
+        i += 1;
+    }
+    out
+}
