@@ -144,6 +144,35 @@ fn every_short_sequence_of_boundary_units_converts_as_std() {
 }
 
 #[test]
+fn runs_of_surrogate_pairs_convert_as_std_whatever_follows_them() {
+    // Emoji back to back take the conversion's pair loop, which reads eight
+    // bytes at a time where the input has them and six at its very end.
+    let emoji: Vec<u16> = "😀🎉🦀".encode_utf16().collect();
+    for pairs in 0..40 {
+        let run: Vec<u16> = emoji.iter().copied().cycle().take(2 * pairs).collect();
+        for tail in [
+            &[][..],
+            &[0xD83D],
+            &[0xDE00],
+            &[0x61],
+            &[0xD83D, 0x61],
+            &[0, 0x7FF],
+        ] {
+            let mut units = run.clone();
+            units.extend_from_slice(tail);
+            assert_modified_utf8_of_units_converts_as_std(&units);
+            let mut lead = vec![0x41, 0xE9];
+            lead.extend_from_slice(&units);
+            assert_modified_utf8_of_units_converts_as_std(&lead);
+            if let Ok(text) = String::from_utf16(&units) {
+                let bytes = cesu8_from_str(&text);
+                assert_eq!(cesu8::to_str(&bytes).as_deref(), Ok(text.as_str()));
+            }
+        }
+    }
+}
+
+#[test]
 fn every_scalar_value_and_surrogate_goes_to_wtf8_and_back() {
     let text = every_scalar_value();
     let units: Vec<u16> = text.encode_utf16().collect();

@@ -2,13 +2,14 @@
 //! potentially ill-formed UTF-16.
 //!
 //! Every conversion to `str` has the same shape: one check on the fast
-//! path, the crate's vector [`from_utf8`](crate::from_utf8), which also
-//! proves the input needs no conversion when a cheap scan finds none of the
-//! few bytes that differ between the dialect and UTF-8. Otherwise the input
-//! is converted in one pass into a vector sized for the result, copying the
-//! runs between those bytes whole: the strict conversions ([`to_str`]) find
-//! the runs with `from_utf8` itself, the lossy ones ([`to_str_lossy`]) with
-//! the dialect's chunks.
+//! path proves the input needs no conversion. Otherwise the input is
+//! converted in one pass into a vector sized for the result, copying the
+//! runs that need none whole. The strict conversions ([`to_str`]) find those
+//! runs with the vector check of the dialect's UTF-8 shortcut language
+//! (valid UTF-8 without the bytes on which the dialect and UTF-8 part: one
+//! pass), the lossy ones ([`to_str_lossy`]) with the crate's vector
+//! [`from_utf8`](crate::from_utf8), a scan for those bytes, and the
+//! dialect's chunks.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -107,6 +108,19 @@ fn push_char(value: u32, out: &mut Vec<u8>) {
     out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
 }
 
+/// The UTF-8 of a supplementary character (U+10000-10FFFF, what every
+/// surrogate pair stands for), without `encode_utf8`'s choice of length.
+#[inline(always)]
+fn four_byte_form(c: u32) -> [u8; 4] {
+    debug_assert!((0x1_0000..=0x10_FFFF).contains(&c));
+    [
+        0xF0 | (c >> 18) as u8,
+        0x80 | ((c >> 12) & 0x3F) as u8,
+        0x80 | ((c >> 6) & 0x3F) as u8,
+        0x80 | (c & 0x3F) as u8,
+    ]
+}
+
 /// `bytes`, converted by [`push_as_utf8`], as a `String`.
 ///
 /// The result is UTF-8 by construction; it is checked again anyway, with the
@@ -141,25 +155,21 @@ pub(crate) enum Java {
 /// unpaired, the error [`lone_surrogate`] makes.
 pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str>, Utf8Error> {
     let java = java == Java::Yes;
-    let forbidden = crate::scan::find_forbidden::<R>;
-    if let Ok(text) = from_utf8(bytes) {
-        return match forbidden(bytes) {
-            None => Ok(Cow::Borrowed(text)),
-            Some(at) => Err(first_error::<R>(bytes, at)),
-        };
+    if let Settled::Whole = settled::<R>(bytes) {
+        return Ok(Cow::Borrowed(
+            crate::str_cast::validated_by_shortcut_language(bytes),
+        ));
     }
     // No conversion lengthens the text: 6 bytes become 4, 2 become 1.
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;
     loop {
         let rest = &bytes[at..];
-        let (run, ended) = match from_utf8(rest) {
-            Ok(_) => (rest, true),
-            Err(e) => (&rest[..e.valid_up_to()], false),
+        let (run, ended) = match settled::<R>(rest) {
+            Settled::Whole => (rest, true),
+            Settled::Prefix(len) => (&rest[..len], false),
+            Settled::Forbidden(found) => return Err(first_error::<R>(bytes, at + found)),
         };
-        if let Some(found) = forbidden(run) {
-            return Err(first_error::<R>(bytes, at + found));
-        }
         out.extend_from_slice(run);
         at += run.len();
         if ended {
@@ -171,6 +181,40 @@ pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str
         push_char(c, &mut out);
         at += len;
         at = take_dense(bytes, at, java, &mut out);
+    }
+}
+
+/// How much of a dialect's text [`settled`] found needs no conversion.
+enum Settled {
+    /// All of it: valid UTF-8 without a byte on which the dialect and UTF-8
+    /// part, so UTF-8 as it stands and valid in the dialect.
+    Whole,
+    /// This many bytes, up to a sequence boundary: what follows is a
+    /// surrogate pair, `C0 80` or an error.
+    Prefix(usize),
+    /// A byte that the dialect forbids where UTF-8 allows it, at this
+    /// index, with valid UTF-8 before it: an error.
+    Forbidden(usize),
+}
+
+/// How far `bytes` are UTF-8 that `R` reads the same, in one pass: the vector
+/// check of `R`'s UTF-8 shortcut language (valid UTF-8 without the bytes
+/// on which `R` and UTF-8 part), or, where that does not run, `from_utf8`
+/// and a scan for those bytes.
+fn settled<R: Ruleset>(bytes: &[u8]) -> Settled {
+    match crate::simd::validate_detected::<crate::simd::ShortcutLanguage<R>>(bytes) {
+        Some(Ok(())) => return Settled::Whole,
+        Some(Err(e)) => return Settled::Prefix(e.valid_up_to()),
+        None => {}
+    }
+    let run = match from_utf8(bytes) {
+        Ok(_) => bytes,
+        Err(e) => &bytes[..e.valid_up_to()],
+    };
+    match crate::scan::find_forbidden::<R>(run) {
+        Some(found) => Settled::Forbidden(found),
+        None if run.len() == bytes.len() => Settled::Whole,
+        None => Settled::Prefix(run.len()),
     }
 }
 
@@ -187,6 +231,20 @@ const DENSE_ASCII: usize = 16;
 fn take_dense(bytes: &[u8], mut at: usize, java: bool, out: &mut Vec<u8>) -> usize {
     let mut ascii_run = 0;
     while let Some(&byte) = bytes.get(at) {
+        if byte == 0xED {
+            // Pairs back to back (emoji-dense text): one masked comparison
+            // and four bytes written each.
+            let mut pairs = 0;
+            while let Some(c) = bytes.get(at..).and_then(surrogate_pair_at) {
+                out.extend_from_slice(&four_byte_form(c));
+                at += 6;
+                pairs += 1;
+            }
+            if pairs > 0 {
+                ascii_run = 0;
+                continue;
+            }
+        }
         if byte < 0x80 && (byte != 0 || !java) && ascii_run < DENSE_ASCII {
             out.push(byte);
             at += 1;
@@ -207,23 +265,39 @@ fn take_dense(bytes: &[u8], mut at: usize, java: bool, out: &mut Vec<u8>) -> usi
 /// bytes, or (in modified UTF-8) `C0 80` for U+0000.
 #[inline]
 fn special_at(bytes: &[u8], java: bool) -> Option<(u32, usize)> {
+    if let Some(c) = surrogate_pair_at(bytes) {
+        return Some((c, 6));
+    }
     match *bytes {
-        [
-            0xED,
-            lead @ 0xA0..=0xAF,
-            low @ 0x80..=0xBF,
-            0xED,
-            trail @ 0xB0..=0xBF,
-            tail @ 0x80..=0xBF,
-            ..,
-        ] => {
-            let high = (u32::from(lead & 0x0F) << 6) | u32::from(low & 0x3F);
-            let low = (u32::from(trail & 0x0F) << 6) | u32::from(tail & 0x3F);
-            Some((0x1_0000 + (high << 10) + low, 6))
-        }
         [0xC0, 0x80, ..] if java => Some((0, 2)),
         _ => None,
     }
+}
+
+/// The supplementary character of the surrogate pair that `bytes` starts
+/// with (`ED A0-AF 80-BF ED B0-BF 80-BF`), tested as one masked comparison
+/// of the six bytes: in text dense with emoji this runs once per character.
+#[inline(always)]
+fn surrogate_pair_at(bytes: &[u8]) -> Option<u32> {
+    const MASK: u64 = 0xC0_F0_FF_C0_F0_FF;
+    const PAIR: u64 = 0x80_B0_ED_80_A0_ED;
+    // One eight-byte load where the input has them; the last pair of an
+    // input may have only its own six.
+    let word = match bytes.first_chunk::<8>() {
+        Some(eight) => u64::from_le_bytes(*eight),
+        None => {
+            let &[a, b, c, d, e, f] = bytes.first_chunk::<6>()?;
+            u64::from_le_bytes([a, b, c, d, e, f, 0, 0])
+        }
+    };
+    if word & MASK != PAIR {
+        return None;
+    }
+    // Ten bits from each half: the low nibble of its second byte and the
+    // six bits of its third.
+    let high = ((word >> 8) as u32 & 0x0F) << 6 | (word >> 16) as u32 & 0x3F;
+    let low = ((word >> 32) as u32 & 0x0F) << 6 | (word >> 40) as u32 & 0x3F;
+    Some(0x1_0000 + (high << 10) + low)
 }
 
 /// The error of a strict conversion that cannot go on at `at`, a sequence

@@ -11,6 +11,20 @@ pub(crate) const fn validated(bytes: &[u8]) -> &str {
     unsafe { core::str::from_utf8_unchecked(bytes) }
 }
 
+/// `bytes` as `&str`; the caller has just validated it against the
+/// language of a ruleset's UTF-8 shortcut (`simd::ShortcutLanguage`).
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn validated_by_shortcut_language(bytes: &[u8]) -> &str {
+    debug_assert!(core::str::from_utf8(bytes).is_ok());
+    // SAFETY: a shortcut language is RFC 3629's minimal automaton with the
+    // forbidden bytes sent to the dead state (`utf8_spec::utf8_shortcut::
+    // Utf8Shortcut::language`, tested against `core::str::from_utf8` there),
+    // so it accepts a subset of UTF-8, and its vector check was proved to
+    // accept exactly that automaton's language: the bytes are UTF-8.
+    unsafe { core::str::from_utf8_unchecked(bytes) }
+}
+
 /// `bytes` as `&mut str`; the caller has just validated it against RFC 3629.
 #[inline(always)]
 pub(crate) fn validated_mut(bytes: &mut [u8]) -> &mut str {
