@@ -904,6 +904,40 @@ fn the_dialects_validators_through_the_utf8_shortcut_stay_inside_slices_beside_g
     });
 }
 
+#[test]
+fn the_dialects_conversions_to_str_stay_inside_slices_beside_guard_pages() {
+    type ToStr = for<'a> fn(&'a [u8]) -> Result<std::borrow::Cow<'a, str>, Utf8Error>;
+    let entries: [(&str, ToStr); 2] = [
+        ("cesu8::to_str", cesu8::to_str),
+        ("mutf8::to_str", mutf8::to_str),
+    ];
+    let mut memory = GuardedPages::new(LONGEST);
+    // CESU-8 is at most 1.5 times as long as the UTF-8 it converts.
+    let mut own = GuardedPages::new(LONGEST * 3 / 2);
+    sweep(&mut memory, &Grid::coarse(), |case, slice| {
+        let copy = slice.to_vec();
+        for (name, to_str) in entries {
+            let text = |bytes| {
+                to_str(bytes)
+                    .map(|text| text.into_owned())
+                    .map_err(|e| (e.valid_up_to(), e.error_len()))
+            };
+            watch(Entry::Named(name), case, slice);
+            expect(Entry::Named(name), case, slice, text(slice), text(&copy));
+        }
+        // The text as CESU-8, surrogate pairs and all (the conversion's
+        // pair loop reads eight bytes at a time), against the same edge.
+        if let Ok(text) = std::str::from_utf8(slice) {
+            let converted = utf8_tests::dialect_text::cesu8_from_str(text);
+            let placed = own.place(case.edge, &converted);
+            let name = "cesu8::to_str of converted text";
+            watch(Entry::Named(name), case, placed);
+            let got = cesu8::to_str(placed).map(|text| text.into_owned());
+            expect(Entry::Named(name), case, placed, got, Ok(text.to_owned()));
+        }
+    });
+}
+
 /// A decoded item, as `core::str` would give it.
 type Item = Result<char, (usize, Option<usize>)>;
 

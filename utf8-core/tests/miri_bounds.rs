@@ -662,6 +662,64 @@ fn the_dialects_validators_through_the_utf8_shortcut_stay_inside_the_allocation(
     });
 }
 
+/// The CESU-8 of `text`: each UTF-16 code unit as UTF-8 would encode a code
+/// point of its value (UTR #26).
+fn cesu8_of(text: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    for unit in text.encode_utf16() {
+        let mut buffer = [0; 3];
+        match char::from_u32(u32::from(unit)) {
+            Some(c) => out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes()),
+            // A surrogate: `ED A0-BF 80-BF`.
+            None => out.extend_from_slice(&[
+                0xED,
+                0x80 | ((unit >> 6) & 0x3F) as u8,
+                0x80 | (unit & 0x3F) as u8,
+            ]),
+        }
+    }
+    out
+}
+
+#[test]
+fn the_dialects_conversions_to_str_stay_inside_the_allocation() {
+    use utf8_core::{cesu8, mutf8};
+    let text = |result: Result<std::borrow::Cow<'_, str>, Utf8Error>| {
+        result
+            .map(|text| text.into_owned())
+            .map_err(|e| (e.valid_up_to(), e.error_len()))
+    };
+    each_layered_case(|case, alignment, slice| {
+        let copy = slice.to_vec();
+        expect(
+            &"cesu8::to_str",
+            &case,
+            alignment,
+            text(cesu8::to_str(slice)),
+            text(cesu8::to_str(&copy)),
+        );
+        expect(
+            &"mutf8::to_str",
+            &case,
+            alignment,
+            text(mutf8::to_str(slice)),
+            text(mutf8::to_str(&copy)),
+        );
+        // As CESU-8, surrogate pairs and all, in an allocation of its own
+        // length: the pair loop reads eight bytes at a time.
+        if let Ok(utf8) = std::str::from_utf8(slice) {
+            let converted: Box<[u8]> = cesu8_of(utf8).into();
+            expect(
+                &"cesu8::to_str of converted text",
+                &case,
+                alignment,
+                text(cesu8::to_str(&converted)),
+                Ok(utf8.to_owned()),
+            );
+        }
+    });
+}
+
 #[test]
 fn chunks_decoding_and_lossy_conversion_stay_inside_the_allocation() {
     each_layered_case(|case, alignment, slice| {
