@@ -100,11 +100,12 @@ pub struct Utf8Shortcut {
     pub check: VectorTables,
 }
 
-/// `values` followed by `fill` up to `N` entries; a compile error (the
-/// expansion of `ruleset!` runs it in a `const`) when the macro emitted
-/// more than the vector code was written for.
+/// `values` followed by `fill` up to `N` entries: the macro's arrays (its
+/// own capacities, unused entries already filled) copied into this crate's.
+/// A compile error (the expansion of `ruleset!` runs it in a `const`) when
+/// the macro emitted more than the vector code was written for.
 #[doc(hidden)]
-pub const fn padded<const N: usize>(values: &[u8], fill: u8) -> [u8; N] {
+pub const fn padded<T: Copy, const N: usize>(values: &[T], fill: T) -> [T; N] {
     assert!(
         values.len() <= N,
         "more entries than the vector code has room for"
@@ -113,39 +114,6 @@ pub const fn padded<const N: usize>(values: &[u8], fill: u8) -> [u8; N] {
     let mut i = 0;
     while i < values.len() {
         out[i] = values[i];
-        i += 1;
-    }
-    out
-}
-
-/// [`padded`] for the table sets, with zero sets.
-#[doc(hidden)]
-pub const fn padded_sets<const N: usize>(sets: &[[[u8; 16]; 4]]) -> [[[u8; 16]; 4]; N] {
-    assert!(
-        sets.len() <= N,
-        "more table sets than the vector code combines"
-    );
-    let mut out = [[[0; 16]; 4]; N];
-    let mut i = 0;
-    while i < sets.len() {
-        out[i] = sets[i];
-        i += 1;
-    }
-    out
-}
-
-/// [`padded`] for the forbidden ranges, with `FF..=FF` (marked unused by
-/// the count).
-#[doc(hidden)]
-pub const fn padded_ranges<const N: usize>(ranges: &[(u8, u8)]) -> [(u8, u8); N] {
-    assert!(
-        ranges.len() <= N,
-        "more forbidden ranges than the scan tests"
-    );
-    let mut out = [(0xFF, 0xFF); N];
-    let mut i = 0;
-    while i < ranges.len() {
-        out[i] = ranges[i];
         i += 1;
     }
     out

@@ -129,9 +129,7 @@ pub use stream::Validator;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::automaton::Automaton;
-    pub use crate::derived::{
-        ShiftTables, Tables, Utf8Shortcut, VectorTables, padded, padded_ranges, padded_sets,
-    };
+    pub use crate::derived::{ShiftTables, Tables, Utf8Shortcut, VectorTables, padded};
     pub use crate::error::RulesetLabel;
     pub use utf8_macros::dfa_tables;
 }

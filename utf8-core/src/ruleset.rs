@@ -167,7 +167,7 @@ macro_rules! ruleset {
                 shortcut: $crate::__private::Utf8Shortcut {
                     available: $($tables)::+::UTF8_SHORTCUT,
                     forbidden_count: $($tables)::+::UTF8_FORBIDDEN_COUNT,
-                    forbidden: $crate::__private::padded_ranges(&$($tables)::+::UTF8_FORBIDDEN),
+                    forbidden: $crate::__private::padded(&$($tables)::+::UTF8_FORBIDDEN, (0xFF, 0xFF)),
                     language: $crate::ruleset!(
                         @automaton $label, $($tables)::+::utf8_shortcut_language
                     ),
@@ -191,7 +191,7 @@ macro_rules! ruleset {
         $crate::__private::VectorTables {
             available: $($tables)::+::SIMD_AVAILABLE,
             sets: $($tables)::+::SIMD_SETS,
-            tables: $crate::__private::padded_sets(&$($tables)::+::SIMD_TABLES),
+            tables: $crate::__private::padded(&$($tables)::+::SIMD_TABLES, [[0; 16]; 4]),
             needs_cur_low: $($tables)::+::SIMD_NEEDS_CUR_LOW,
             max_sequence_len: $($tables)::+::SIMD_MAX_SEQUENCE_LEN,
             must_continue: $crate::__private::padded(&$($tables)::+::SIMD_MUST_CONTINUE, 0xFF),
