@@ -46,6 +46,14 @@
 //! | `TRANSITIONS` | `[u8; STATE_COUNT * CLASS_COUNT]` | `TRANSITIONS[state * CLASS_COUNT + class]` |
 //! | `START_RULE` | `&str` | the ABNF rule derived from |
 //!
+//! Then, for the fast paths of `utf8-core` (each item says what it is in its
+//! docs): the shift DFA (`ShiftRow`, `SHIFT_*`), the vector check
+//! (`SIMD_*`, `IS_CONTINUATION`; `SIMD_AVAILABLE` false and `SIMD_DECLINED`
+//! saying why where the generator declined it), the UTF-8 shortcut
+//! (`UTF8_SHORTCUT`, `UTF8_FORBIDDEN*`), and the module
+//! `utf8_shortcut_language`: the automaton and vector check of valid UTF-8
+//! without the forbidden bytes, the language the shortcut settles.
+//!
 //! ## Errors
 //!
 //! A spec that cannot be derived is a compile error:
