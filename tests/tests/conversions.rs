@@ -144,7 +144,7 @@ fn every_short_sequence_of_boundary_units_converts_as_std() {
 }
 
 #[test]
-fn runs_of_surrogate_pairs_convert_as_std_whatever_follows_them() {
+fn runs_of_surrogate_pairs_convert_both_ways_whatever_follows_them() {
     // Emoji back to back take the conversion's pair loop, which reads eight
     // bytes at a time where the input has them and six at its very end.
     let emoji: Vec<u16> = "😀🎉🦀".encode_utf16().collect();
@@ -167,6 +167,11 @@ fn runs_of_surrogate_pairs_convert_as_std_whatever_follows_them() {
             if let Ok(text) = String::from_utf16(&units) {
                 let bytes = cesu8_from_str(&text);
                 assert_eq!(cesu8::to_str(&bytes).as_deref(), Ok(text.as_str()));
+                // And back: supplementary characters (and NULs) back to back
+                // take the writer's own loop.
+                assert_eq!(&*cesu8::from_str(&text), &bytes[..]);
+                let text = text.replace('a', "\0\0");
+                assert_eq!(&*mutf8::from_str(&text), &mutf8_from_str(&text)[..]);
             }
         }
     }

@@ -350,17 +350,20 @@ pub(crate) fn to_str_lossy<R: Ruleset>(bytes: &[u8], pairs: Pairs) -> Cow<'_, st
 }
 
 /// Appends the surrogate pair of supplementary character `c`, each half as
-/// UTF-8 would encode a code point of its value (`ED A0-BF xx`).
+/// UTF-8 would encode a code point of its value (`ED A0-BF xx`), six bytes
+/// in one append.
 #[inline]
 fn push_pair(c: u32, out: &mut Vec<u8>) {
     let offset = c - 0x1_0000;
-    for unit in [0xD800 | (offset >> 10), 0xDC00 | (offset & 0x3FF)] {
-        out.extend_from_slice(&[
-            0xED,
-            0x80 | ((unit >> 6) & 0x3F) as u8,
-            0x80 | (unit & 0x3F) as u8,
-        ]);
-    }
+    let (lead, trail) = (0xD800 | (offset >> 10), 0xDC00 | (offset & 0x3FF));
+    out.extend_from_slice(&[
+        0xED,
+        0x80 | ((lead >> 6) & 0x3F) as u8,
+        0x80 | (lead & 0x3F) as u8,
+        0xED,
+        0x80 | ((trail >> 6) & 0x3F) as u8,
+        0x80 | (trail & 0x3F) as u8,
+    ]);
 }
 
 /// `text` in CESU-8 (`java`: modified UTF-8, with U+0000 as `C0 80`):
@@ -382,13 +385,27 @@ pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
     while let Some(found) = find(&bytes[at..], special) {
         let start = at + found;
         out.extend_from_slice(&bytes[at..start]);
-        if bytes[start] == 0 {
-            out.extend_from_slice(&[0xC0, 0x80]);
-            at = start + 1;
-        } else {
-            let (c, len) = code_point(&bytes[start..]);
-            push_pair(c, &mut out);
-            at = start + len;
+        at = start;
+        // Characters that need converting back to back (emoji-dense text)
+        // are taken here, one at a time, rather than with one more call of
+        // the vector scan each.
+        while let Some(&byte) = bytes.get(at) {
+            if is_long_lead(byte)
+                && let Some(&[_, b1, b2, b3]) = bytes[at..].first_chunk::<4>()
+            {
+                // `text` is UTF-8: a lead of `F0` up starts four bytes.
+                let c = u32::from(byte & 0x07) << 18
+                    | u32::from(b1 & 0x3F) << 12
+                    | u32::from(b2 & 0x3F) << 6
+                    | u32::from(b3 & 0x3F);
+                push_pair(c, &mut out);
+                at += 4;
+            } else if java && byte == 0 {
+                out.extend_from_slice(&[0xC0, 0x80]);
+                at += 1;
+            } else {
+                break;
+            }
         }
     }
     out.extend_from_slice(&bytes[at..]);
