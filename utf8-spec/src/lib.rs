@@ -29,6 +29,14 @@
 //! | coarsest byte partition | [`classes`] | [`ByteClasses`] |
 //! | layout | [`tables`] | [`Tables`] |
 //!
+//! Then the faster forms of those tables, each checked against them:
+//!
+//! | form | module | product |
+//! |---|---|---|
+//! | one shift per byte | [`shift`] | [`shift::ShiftDfa`] |
+//! | a vector check, proved on the product automaton | [`simd`] | [`simd::SimdTables`], or why not: [`simd::Declined`] |
+//! | valid UTF-8 without a few bytes is valid here too | [`utf8_shortcut`] | [`utf8_shortcut::Utf8Shortcut`], and its language's [`Tables`], which get a vector check of their own |
+//!
 //! A spec can also be a set of Unicode scalar values, such as the characters
 //! a format allows: [`scalars`] turns it into the ABNF of their UTF-8
 //! encodings and derives that.
