@@ -234,13 +234,12 @@ fn take_dense(bytes: &[u8], mut at: usize, java: bool, out: &mut Vec<u8>) -> usi
         if byte == 0xED {
             // Pairs back to back (emoji-dense text): one masked comparison
             // and four bytes written each.
-            let mut pairs = 0;
+            let from = at;
             while let Some(c) = bytes.get(at..).and_then(surrogate_pair_at) {
                 out.extend_from_slice(&four_byte_form(c));
                 at += 6;
-                pairs += 1;
             }
-            if pairs > 0 {
+            if at > from {
                 ascii_run = 0;
                 continue;
             }

@@ -39,12 +39,10 @@ pub(crate) enum Via {
 
 impl Via {
     /// The vector check of `R`'s shortcut language, where `R` has one and
-    /// this path runs vectors.
+    /// this path runs vectors (the vector entry points answer `None` for a
+    /// language without a check).
     #[inline(always)]
     fn language<R: Ruleset>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-        if !R::TABLES.shortcut.check.available {
-            return None;
-        }
         match self {
             Via::OneShot | Via::Piece => simd::validate_detected::<ShortcutLanguage<R>>(bytes),
             Via::Path(Path::Simd(level)) => simd::validate_at::<ShortcutLanguage<R>>(level, bytes),
