@@ -743,6 +743,42 @@ fn corpus_and_stress_test_in_every_dialect() {
     }
 }
 
+/// The pairing term of CESU-8's and WTF-8's vector checks (a lead
+/// surrogate's sequence tested against the one three bytes later) across
+/// every vector boundary: runs of surrogate pairs and lone halves after
+/// 0-70 bytes of ASCII, each cut short, broken or followed by a block of
+/// ASCII (which the check skips after testing what the block before left
+/// open), on every path this CPU has.
+#[test]
+fn surrogate_pairs_and_lone_halves_across_every_vector_boundary() {
+    const PAIR: [u8; 6] = [0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80];
+    const LEAD: [u8; 3] = [0xED, 0xA0, 0xBD];
+    const TRAIL: [u8; 3] = [0xED, 0xB8, 0x80];
+    let runs: [Vec<u8>; 6] = [
+        PAIR.repeat(24),
+        [PAIR.repeat(5), LEAD.to_vec(), PAIR.repeat(5)].concat(),
+        [PAIR.repeat(5), TRAIL.to_vec(), PAIR.repeat(5)].concat(),
+        [LEAD.to_vec(), b"\xE2\x82\xAC".to_vec(), TRAIL.to_vec()].concat(),
+        [PAIR.repeat(3), LEAD.to_vec(), LEAD.to_vec(), TRAIL.to_vec()].concat(),
+        [TRAIL.repeat(4), LEAD.repeat(4)].concat(),
+    ];
+    let mut input = Vec::new();
+    for run in &runs {
+        for ascii in 0..=70 {
+            for tail in [&b""[..], &[b'a'; 70][..], &b"\xC3\xA9"[..]] {
+                for cut in [0, 1, 2, 3, 4] {
+                    input.clear();
+                    input.extend(std::iter::repeat_n(b'x', ascii));
+                    input.extend_from_slice(&run[..run.len() - cut]);
+                    input.extend_from_slice(tail);
+                    check_cesu8(&input);
+                    check_wtf8(&input);
+                }
+            }
+        }
+    }
+}
+
 const DIALECTS: [Dialect; 5] = [
     Dialect::Rfc3629,
     Dialect::Cesu8,

@@ -78,6 +78,77 @@ pub struct VectorTables {
     pub max_lag: usize,
     /// Whether each byte is a continuation byte.
     pub is_continuation: [bool; 256],
+    /// The pairing term (CESU-8, WTF-8), if the check has one.
+    pub pairing: Pairing,
+}
+
+/// A check's pairing term (see `utf8_spec::simd::Pairing`): two marker bits
+/// of table set `set`, the trail's right above the lead's, compared
+/// `distance` bytes apart.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// What a trail marker `distance` bytes after a lead marker means.
+    pub rule: PairRule,
+    /// How many bytes after a lead marker the trail marker is tested.
+    pub distance: usize,
+    /// The table set of both markers.
+    pub set: usize,
+    /// The lead marker's bit; the trail marker's is `lead_bit << 1`.
+    pub lead_bit: u8,
+}
+
+/// Whether the check has a pairing term, and its rule.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairRule {
+    /// No pairing term.
+    None,
+    /// Each lead marker needs a trail marker `distance` bytes after it, and
+    /// each trail marker a lead marker before it.
+    Required,
+    /// A trail marker `distance` bytes after a lead marker errs.
+    Forbidden,
+}
+
+impl Pairing {
+    /// The term `dfa_tables!` describes as `SIMD_PAIR_RULE`,
+    /// `SIMD_PAIR_DISTANCE`, `SIMD_MARKER_SET` and `SIMD_LEAD_BIT`.
+    pub const fn new(rule: u8, distance: usize, set: usize, lead_bit: u8) -> Pairing {
+        let rule = match rule {
+            0 => PairRule::None,
+            1 => PairRule::Required,
+            2 => PairRule::Forbidden,
+            _ => panic!("a pairing rule this crate does not know"),
+        };
+        assert!(
+            matches!(rule, PairRule::None) || (distance >= 1 && distance <= MAX_LOOK_BACK),
+            "a pairing term further apart than the vector code looks back"
+        );
+        assert!(set < MAX_TABLE_SETS, "a marker set the vector code lacks");
+        assert!(
+            lead_bit.count_ones() <= 1 && lead_bit < 0x80,
+            "a lead bit with no room above it"
+        );
+        Pairing {
+            rule,
+            distance,
+            set,
+            lead_bit,
+        }
+    }
+}
+
+impl VectorTables {
+    /// Whether the pair `prev cur` is the pairing term's lead marker.
+    pub(crate) const fn is_lead(&self, prev: u8, cur: u8) -> bool {
+        let t = &self.tables[self.pairing.set];
+        let bits = t[0][(prev >> 4) as usize]
+            & t[1][(prev & 15) as usize]
+            & t[2][(cur >> 4) as usize]
+            & t[3][(cur & 15) as usize];
+        bits & self.pairing.lead_bit != 0
+    }
 }
 
 /// The UTF-8 shortcut (see `utf8_spec::utf8_shortcut`): valid UTF-8 without

@@ -129,7 +129,9 @@ pub use stream::Validator;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::automaton::Automaton;
-    pub use crate::derived::{ShiftTables, Tables, Utf8Shortcut, VectorTables, padded};
+    pub use crate::derived::{
+        PairRule, Pairing, ShiftTables, Tables, Utf8Shortcut, VectorTables, padded,
+    };
     pub use crate::error::RulesetLabel;
     pub use utf8_macros::dfa_tables;
 }
@@ -167,11 +169,11 @@ const SCALAR_LEAD_ASCII: usize = 256;
 /// chain of them.
 #[inline(always)]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD
-        && R::TABLES.vector.available
-        && const { R::TABLES.automaton.only_start_accepts() }
-    {
-        if bytes.len() < LEAD_FROM {
+    if bytes.len() >= SIMD_THRESHOLD && R::TABLES.vector.available {
+        // The scalar lead takes the last return to the start state for the
+        // end of the valid prefix, which holds only where no other state
+        // accepts (WTF-8 also accepts after a lead surrogate).
+        if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
             validate_short::<R>(bytes)
         } else {
             validate_long::<R>(bytes)

@@ -200,6 +200,12 @@ macro_rules! ruleset {
             ascii_skip: $($tables)::+::SIMD_ASCII_SKIP,
             max_lag: $($tables)::+::SIMD_MAX_LAG,
             is_continuation: $($tables)::+::IS_CONTINUATION,
+            pairing: $crate::__private::Pairing::new(
+                $($tables)::+::SIMD_PAIR_RULE,
+                $($tables)::+::SIMD_PAIR_DISTANCE,
+                $($tables)::+::SIMD_MARKER_SET,
+                $($tables)::+::SIMD_LEAD_BIT,
+            ),
         }
     };
     (@inherent $vis:vis $name:ident) => {

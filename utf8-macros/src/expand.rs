@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use utf8_spec::shift::{RowWidth, ShiftDfa};
-use utf8_spec::simd::SimdTables;
+use utf8_spec::simd::{PairRule, SimdTables};
 use utf8_spec::utf8_shortcut::{MAX_FORBIDDEN_RANGES, Utf8Shortcut};
 use utf8_spec::{Derivation, Tables};
 
@@ -213,11 +213,16 @@ fn simd_items(tables: &Tables) -> TokenStream {
     let derived = SimdTables::new(tables)
         .map_err(|e| e.to_string())
         .and_then(|s| {
+            let look_back = SIMD_MAX_SEQUENCE_LEN - 1;
             if s.max_sequence_len() > SIMD_MAX_SEQUENCE_LEN {
                 Err(format!(
-                    "sequences of {} bytes: the vector code looks at most {} bytes back",
+                    "sequences of {} bytes: the vector code looks at most {look_back} bytes back",
                     s.max_sequence_len(),
-                    SIMD_MAX_SEQUENCE_LEN - 1
+                ))
+            } else if let Some(p) = s.pairing().filter(|p| p.distance > look_back) {
+                Err(format!(
+                    "a pairing term {} bytes apart: the vector code looks at most {look_back} bytes back",
+                    p.distance,
                 ))
             } else {
                 Ok(s)
@@ -277,6 +282,23 @@ fn vector_check_items(derived: Result<SimdTables, String>) -> TokenStream {
         .as_ref()
         .is_some_and(|s| s.ascii_skip_from() == Some(s.boundary()));
     let max_lag = simd.as_ref().map_or(0, |s| s.max_lag());
+    // The vector code moves a lead bit onto the trail bit with one
+    // addition; utf8-spec places the two side by side in one set for that.
+    let (pair_rule, pair_distance, marker_set, lead_bit) =
+        match simd.as_ref().and_then(|s| s.pairing().zip(s.marker_bits())) {
+            Some((p, [(lead_set, lead), (trail_set, trail)])) => {
+                assert!(
+                    lead_set == trail_set && trail == lead << 1,
+                    "utf8-spec places the trail marker's bit right above the lead's"
+                );
+                let rule = match p.rule {
+                    PairRule::Required => 1u8,
+                    PairRule::Forbidden => 2u8,
+                };
+                (rule, p.distance, lead_set, lead)
+            }
+            None => (0, 0, 0, 0),
+        };
     let tables_doc = match &simd {
         Some(s) => format!(
             "The vectorised check's nibble tables, `[set][prev high, prev low, cur high, cur low]`, derived from the minimal DFA and proved exact.\n\n```text\n{s:?}```"
@@ -308,6 +330,14 @@ fn vector_check_items(derived: Result<SimdTables, String>) -> TokenStream {
         pub const SIMD_MAX_LAG: usize = #max_lag;
         #[doc = "Whether each byte is a continuation byte (never starts a sequence, continues some)."]
         pub const IS_CONTINUATION: [bool; 256] = [#(#is_continuation),*];
+        #[doc = "The check's pairing term (CESU-8, WTF-8): 0 for none; 1 when a trail marker must stand exactly `SIMD_PAIR_DISTANCE` bytes after each lead marker; 2 when it must not."]
+        pub const SIMD_PAIR_RULE: u8 = #pair_rule;
+        #[doc = "How many bytes after a lead marker the trail marker is tested (0 without a pairing term)."]
+        pub const SIMD_PAIR_DISTANCE: usize = #pair_distance;
+        #[doc = "The table set that holds both markers."]
+        pub const SIMD_MARKER_SET: usize = #marker_set;
+        #[doc = "The lead marker's bit in that set; the trail marker's is the next one up. Neither is an error bit."]
+        pub const SIMD_LEAD_BIT: u8 = #lead_bit;
     }
 }
 

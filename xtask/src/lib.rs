@@ -107,8 +107,20 @@ fn render(ruleset: &Ruleset) -> String {
         Ok(simd) => {
             let _ = writeln!(
                 out,
-                "## Vectorised check\n\nDerived from the minimal DFA by a cover search over the forbidden byte pairs, and proved to accept exactly the DFA's language by walking the product of the check's window automaton and the DFA.\n\n```text\n{simd:?}```"
+                "## Vectorised check\n\nDerived from the minimal DFA by a cover search over the forbidden byte pairs, and proved to accept exactly the DFA's language by walking the product of the check's window automaton and the DFA.\n"
             );
+            if let Some(pairing) = simd.pairing() {
+                let rule = match pairing.rule {
+                    utf8_spec::simd::PairRule::Required => "must stand exactly",
+                    utf8_spec::simd::PairRule::Forbidden => "must not stand",
+                };
+                let _ = writeln!(
+                    out,
+                    "This DFA's sequences are not independent of each other, so the boxes describe a relaxed ruleset instead: the DFA with the state after a lead marker's sequence merged into its start state. A pairing term adds what that leaves out: a trail marker {rule} {} bytes after each lead marker. The two markers have table bits of their own that are not errors. The proof holds the whole check to this ruleset's own DFA, not to the relaxed one.\n",
+                    pairing.distance
+                );
+            }
+            let _ = writeln!(out, "```text\n{simd:?}```");
         }
         Err(declined) => {
             let _ = writeln!(out, "## Vectorised check\n\nDeclined: {declined}.");

@@ -77,6 +77,7 @@ pub(crate) const GROUP: usize = 4;
 /// bytes become vectors.
 macro_rules! algorithm {
     ($feature:literal) => {
+        use $crate::__private::PairRule;
         use $crate::simd::VectorLanguage;
         use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
         use $crate::simd::{BLOCK, GROUP};
@@ -90,6 +91,24 @@ macro_rules! algorithm {
             high_bit: V,
             zero: V,
             boundary: V,
+            /// The pairing term's lead bit in every lane.
+            lead: V,
+            /// Every bit but the lead marker's.
+            not_lead: V,
+            /// Every bit but the two markers'.
+            not_markers: V,
+            /// The lead bit in a vector's last `distance` lanes, where a
+            /// lead marker still waits for its trail at the vector's end.
+            pending: V,
+        }
+
+        /// The vector before the one being checked, and its pair bits in
+        /// the table set of the pairing term's markers (zero without one):
+        /// what a check carries from one vector to the next.
+        #[derive(Clone, Copy)]
+        struct Before {
+            bytes: V,
+            marker_bits: V,
         }
 
         /// # Safety
@@ -112,6 +131,18 @@ macro_rules! algorithm {
                 }
                 max
             };
+            let pending = const {
+                let mut lanes = [0u8; V::LANES];
+                let mut k = 1;
+                while k <= R::VECTOR.pairing.distance
+                    && matches!(R::VECTOR.pairing.rule, PairRule::Required)
+                {
+                    lanes[V::LANES - k] = R::VECTOR.pairing.lead_bit;
+                    k += 1;
+                }
+                lanes
+            };
+            let lead = R::VECTOR.pairing.lead_bit;
             let t = &R::VECTOR.tables;
             // `byte - (threshold - 0x80)`, saturating, has its high bit set
             // exactly when byte >= threshold.
@@ -144,6 +175,10 @@ macro_rules! algorithm {
                     high_bit: V::splat(0x80),
                     zero: V::splat(0),
                     boundary: V::splat(R::VECTOR.boundary),
+                    lead: V::splat(lead),
+                    not_lead: V::splat(!lead),
+                    not_markers: V::splat(!(lead | lead << 1)),
+                    pending: V::load(&pending),
                 }
             }
         }
@@ -179,11 +214,54 @@ macro_rules! algorithm {
             }
         }
 
-        /// The error bits of `input`, which follows the vector `before` (boundary
-        /// bytes at the start of the input).
+        /// The check before any input: boundary bytes, and no marker (the
+        /// generator proved that no lead marker ends on the boundary byte).
         #[inline(always)]
-        fn check<R: VectorLanguage>(r: &Registers, input: V, before: V) -> V {
-            let prev1 = input.prev(before, 1);
+        fn framing(r: &Registers) -> Before {
+            Before {
+                bytes: r.boundary,
+                marker_bits: r.zero,
+            }
+        }
+
+        /// What follows `bytes`, the last vector of a run of skippable bytes:
+        /// no lead marker ends on one, since each reads like the boundary
+        /// byte.
+        #[inline(always)]
+        fn after_skipped(r: &Registers, bytes: V) -> Before {
+            Before {
+                bytes,
+                marker_bits: r.zero,
+            }
+        }
+
+        /// The pairing term folded into the bits of the markers' table set:
+        /// the lead bit `distance` lanes back, doubled, lands on the trail
+        /// bit, which then errs where the rule is broken, and the marker
+        /// bits that are not errors are cleared.
+        #[inline(always)]
+        fn with_pairing<R: VectorLanguage>(r: &Registers, bits: V, before_bits: V) -> V {
+            let lead_then = match R::VECTOR.pairing.distance {
+                1 => bits.prev(before_bits, 1),
+                2 => bits.prev(before_bits, 2),
+                3 => bits.prev(before_bits, 3),
+                4 => bits.prev(before_bits, 4),
+                _ => bits.prev(before_bits, 5),
+            }
+            .and(r.lead);
+            let on_trail = lead_then.add(lead_then);
+            match R::VECTOR.pairing.rule {
+                PairRule::None => bits,
+                PairRule::Required => bits.and(r.not_lead).xor(on_trail),
+                PairRule::Forbidden => bits.and(r.not_markers).or(bits.and(on_trail)),
+            }
+        }
+
+        /// The error bits of `input`, which follows `before` (boundary bytes
+        /// at the start of the input), and what the next vector follows.
+        #[inline(always)]
+        fn check<R: VectorLanguage>(r: &Registers, input: V, before: Before) -> (V, Before) {
+            let prev1 = input.prev(before.bytes, 1);
             let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
             let cur_high = input.high_nibbles();
             let cur_low = if R::VECTOR.needs_cur_low {
@@ -191,41 +269,56 @@ macro_rules! algorithm {
             } else {
                 cur_high
             };
-            let mut error = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
+            let pairing = !matches!(R::VECTOR.pairing.rule, PairRule::None);
+            let mut first = pair_bits::<R>(&r.sets[0], prev_high, prev_low, cur_high, cur_low);
+            let mut second = if R::VECTOR.sets > 1 {
+                pair_bits::<R>(&r.sets[1], prev_high, prev_low, cur_high, cur_low)
+            } else {
+                r.zero
+            };
+            let marker_bits = if R::VECTOR.pairing.set == 0 { first } else { second };
+            if pairing && R::VECTOR.pairing.set == 0 {
+                first = with_pairing::<R>(r, first, before.marker_bits);
+            } else if pairing {
+                second = with_pairing::<R>(r, second, before.marker_bits);
+            }
+            let mut error = first;
             if R::VECTOR.max_sequence_len > 2 {
-                let mut must = input.prev(before, 2).saturating_sub(r.must_continue[0]);
+                let mut must = input.prev(before.bytes, 2).saturating_sub(r.must_continue[0]);
                 if R::VECTOR.max_sequence_len > 3 {
-                    must = must.or(input.prev(before, 3).saturating_sub(r.must_continue[1]));
+                    must = must.or(input.prev(before.bytes, 3).saturating_sub(r.must_continue[1]));
                 }
                 if R::VECTOR.max_sequence_len > 4 {
-                    must = must.or(input.prev(before, 4).saturating_sub(r.must_continue[2]));
+                    must = must.or(input.prev(before.bytes, 4).saturating_sub(r.must_continue[2]));
                 }
                 if R::VECTOR.max_sequence_len > 5 {
-                    must = must.or(input.prev(before, 5).saturating_sub(r.must_continue[3]));
+                    must = must.or(input.prev(before.bytes, 5).saturating_sub(r.must_continue[3]));
                 }
                 error = error.xor(must.and(r.high_bit));
             }
             if R::VECTOR.sets > 1 {
-                error = error.or(pair_bits::<R>(
-                    &r.sets[1], prev_high, prev_low, cur_high, cur_low,
-                ));
+                error = error.or(second);
             }
-            error
+            let next = Before {
+                bytes: input,
+                marker_bits: if pairing { marker_bits } else { r.zero },
+            };
+            (error, next)
         }
 
         /// What checking a block leaves: its error bits, whether it leaves a
-        /// sequence open at its end, and its last vector (the next block's
-        /// `before`).
+        /// sequence (or a lead marker's pairing) open at its end, and what
+        /// the next block follows.
         #[derive(Clone, Copy)]
         struct Checked {
             error: V,
             open: V,
-            last: V,
+            last: Before,
         }
 
-        /// Checks `block`, which follows the vector `before`.
+        /// Checks `block`, which follows `before`.
         #[inline(always)]
-        fn check_block<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: V) -> Checked {
+        fn check_block<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: Before) -> Checked {
             let mut error = r.zero;
             let mut before = before;
             // Plain loops, no closures: a closure passed to a generic iterator
@@ -233,12 +326,17 @@ macro_rules! algorithm {
             // its intrinsics stop being inlined.
             for vector in block.as_chunks::<{ V::LANES }>().0 {
                 let input = r.load(vector);
-                error = error.or(check::<R>(r, input, before));
-                before = input;
+                let (vector_error, next) = check::<R>(r, input, before);
+                error = error.or(vector_error);
+                before = next;
+            }
+            let mut open = before.bytes.saturating_sub(r.incomplete);
+            if matches!(R::VECTOR.pairing.rule, PairRule::Required) {
+                open = open.or(before.marker_bits.and(r.pending));
             }
             Checked {
                 error,
-                open: before.saturating_sub(r.incomplete),
+                open,
                 last: before,
             }
         }
@@ -310,41 +408,28 @@ macro_rules! algorithm {
             r.load(&vectors[vectors.len() - 1])
         }
 
-        /// The vector before block `index` of the body: the last of the block
-        /// before it, of the framed head, or boundary bytes.
+        /// Where the check of `block`, which follows `before`, first errs:
+        /// the index of its first lane with an error bit, or `BLOCK` if it
+        /// does not err.
         #[inline(always)]
-        fn vector_before<R: VectorLanguage>(r: &Registers, input: &Blocks<'_>, index: usize) -> V {
-            if index > 0 {
-                last_vector(r, &input.body[index - 1])
-            } else if !input.head.is_empty() {
-                last_vector(r, &framed(input.head, Align::End, R::VECTOR.boundary))
-            } else {
-                r.boundary
-            }
-        }
-
-        /// Where the check of `block`, which follows the vector `before`,
-        /// first errs: the index of its first lane with an error bit, or
-        /// `BLOCK` if it does not err.
-        #[inline(always)]
-        fn first_error_in<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: V) -> usize {
+        fn first_error_in<R: VectorLanguage>(r: &Registers, block: &[u8; BLOCK], before: Before) -> usize {
             let mut before = before;
             for (i, vector) in block.as_chunks::<{ V::LANES }>().0.iter().enumerate() {
                 let input = r.load(vector);
-                let error = check::<R>(r, input, before);
+                let (error, next) = check::<R>(r, input, before);
                 if error.any() {
                     return i * V::LANES + error.first_nonzero();
                 }
-                before = input;
+                before = next;
             }
             BLOCK
         }
 
-        /// Where the check first errs in the body's blocks `from..to`,
-        /// checked again one by one; the start of block `to` if none errs
-        /// alone (the error is then a sequence left open before a run of
-        /// ASCII, on whose first byte the automaton dies). Only blocks the
-        /// main loop checked are checked again.
+        /// Where the check first errs in the body's blocks `from..to`, which
+        /// follow `before`, checked again one by one; the start of block
+        /// `to` if none errs alone (the error is then a sequence left open
+        /// before a run of ASCII, on whose first byte the automaton dies).
+        /// Only blocks the main loop checked are checked again.
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
@@ -353,14 +438,16 @@ macro_rules! algorithm {
             input: &Blocks<'_>,
             from: usize,
             to: usize,
+            before: Before,
         ) -> usize {
-            let mut before = vector_before::<R>(r, input, from);
+            let mut before = before;
             for index in from..to {
-                let at = first_error_in::<R>(r, &input.body[index], before);
-                if at < BLOCK {
-                    return input.body_offset(index) + at;
+                let checked = check_block::<R>(r, &input.body[index], before);
+                if checked.error.any() {
+                    return input.body_offset(index)
+                        + first_error_in::<R>(r, &input.body[index], before);
                 }
-                before = last_vector(r, &input.body[index]);
+                before = checked.last;
             }
             input.body_offset(to)
         }
@@ -375,7 +462,7 @@ macro_rules! algorithm {
             r: &Registers,
             input: &Blocks<'_>,
             tail: &[u8; BLOCK],
-            before: V,
+            before: Before,
         ) -> usize {
             let at = first_error_in::<R>(r, tail, before).min(input.tail.len());
             input.body_offset(input.body.len()) + at
@@ -403,7 +490,7 @@ macro_rules! algorithm {
             let input = Blocks::new(bytes);
 
             // The check was proved with boundary bytes before the input.
-            let mut before = r.boundary;
+            let mut before = framing(&r);
             let mut open = r.zero;
             // A head of ASCII reads to the check like the boundary bytes
             // before the input (the generator proved that before allowing the
@@ -422,10 +509,12 @@ macro_rules! algorithm {
             }
 
             // The error register is tested after a run of ASCII and otherwise
-            // once every GROUP blocks; a failing group is narrowed to a block.
+            // once every GROUP blocks; a failing group is narrowed to a block,
+            // checked again from what it followed.
             let body = input.body;
             let mut error = r.zero;
             let mut group_start = 0;
+            let mut group_before = before;
             let mut since_test = 0;
             let mut index = 0;
             while index < body.len() {
@@ -434,7 +523,13 @@ macro_rules! algorithm {
                     // can fail in a run of it is a sequence left open before
                     // the run.
                     if error.or(open).any() {
-                        return Err(first_error::<R>(&r, &input, group_start, index));
+                        return Err(first_error::<R>(
+                            &r,
+                            &input,
+                            group_start,
+                            index,
+                            group_before,
+                        ));
                     }
                     index += 1;
                     for block in &body[index..] {
@@ -443,8 +538,9 @@ macro_rules! algorithm {
                         }
                         index += 1;
                     }
-                    (before, open) = (last_vector(&r, &body[index - 1]), r.zero);
-                    (group_start, since_test) = (index, 0);
+                    before = after_skipped(&r, last_vector(&r, &body[index - 1]));
+                    open = r.zero;
+                    (group_start, since_test, group_before) = (index, 0, before);
                     continue;
                 }
                 let checked = check_block::<R>(&r, &body[index], before);
@@ -454,13 +550,19 @@ macro_rules! algorithm {
                 since_test += 1;
                 if since_test == GROUP {
                     if error.any() {
-                        return Err(first_error::<R>(&r, &input, group_start, index));
+                        return Err(first_error::<R>(
+                            &r,
+                            &input,
+                            group_start,
+                            index,
+                            group_before,
+                        ));
                     }
-                    (group_start, since_test) = (index, 0);
+                    (group_start, since_test, group_before) = (index, 0, before);
                 }
             }
             if error.any() {
-                return Err(first_error::<R>(&r, &input, group_start, index));
+                return Err(first_error::<R>(&r, &input, group_start, index, group_before));
             }
 
             // A tail of ASCII reads like the boundary bytes after the input:
@@ -573,15 +675,34 @@ fn located<R: VectorLanguage>(bytes: &[u8], checked: Result<(), usize>) -> Resul
     checked.map_err(|erred_at| exact::<R>(bytes, erred_at))
 }
 
+/// Whether a lead marker of the pairing term stands in the `distance - 1`
+/// positions before `at`, so that its trail is still to come.
+fn lead_pending<R: VectorLanguage>(bytes: &[u8], at: usize) -> bool {
+    let pairing = R::VECTOR.pairing;
+    if matches!(pairing.rule, crate::derived::PairRule::None) {
+        return false;
+    }
+    let earliest = at.saturating_sub(pairing.distance - 1).max(1);
+    (earliest..at).any(|i| R::VECTOR.is_lead(bytes[i - 1], bytes[i]))
+}
+
 /// The exact error of an input whose check first erred at `erred_at`.
 #[cold]
 #[inline(never)]
 pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Error {
     // The DFA died at most `max_lag` bytes before the check erred, so it was
     // alive before `erred_at - lag`; the last byte there that is not a
-    // continuation byte starts a sequence, with the automaton at its start.
+    // continuation byte starts a sequence, with the automaton at its start,
+    // unless a lead marker before it still waits for its trail (the
+    // generator proved that the automaton is at its start everywhere else).
     let mut from = erred_at.saturating_sub(R::VECTOR.max_lag).min(bytes.len());
-    while from > 0 && (from == bytes.len() || R::VECTOR.is_continuation[bytes[from] as usize]) {
+    loop {
+        while from > 0 && (from == bytes.len() || R::VECTOR.is_continuation[bytes[from] as usize]) {
+            from -= 1;
+        }
+        if from == 0 || !lead_pending::<R>(bytes, from) {
+            break;
+        }
         from -= 1;
     }
     match R::AUTOMATON.validate_from(bytes, from, R::AUTOMATON.start) {

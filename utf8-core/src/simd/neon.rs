@@ -86,6 +86,13 @@ impl V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vqsubq_u8(self.0, other.0)) }
     }
+    /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
+    /// every bit one place up without crossing lanes.
+    #[inline(always)]
+    pub(crate) fn add(self, other: V) -> V {
+        // SAFETY: a `V` exists only where the CPU has NEON.
+        unsafe { V(vaddq_u8(self.0, other.0)) }
+    }
     #[inline(always)]
     pub(crate) fn is_ascii(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has NEON.

@@ -112,6 +112,13 @@ pub(crate) mod avx512 {
             // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
             unsafe { V(_mm512_subs_epu8(self.0, other.0)) }
         }
+        /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
+        /// every bit one place up without crossing lanes.
+        #[inline(always)]
+        pub(crate) fn add(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
+            unsafe { V(_mm512_add_epi8(self.0, other.0)) }
+        }
         #[inline(always)]
         pub(crate) fn is_ascii(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
@@ -244,6 +251,13 @@ pub(crate) mod avx2 {
             // SAFETY: a `V` exists only where the CPU has AVX2.
             unsafe { V(_mm256_subs_epu8(self.0, other.0)) }
         }
+        /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
+        /// every bit one place up without crossing lanes.
+        #[inline(always)]
+        pub(crate) fn add(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has AVX2.
+            unsafe { V(_mm256_add_epi8(self.0, other.0)) }
+        }
         #[inline(always)]
         pub(crate) fn is_ascii(self) -> bool {
             // SAFETY: a `V` exists only where the CPU has AVX2.
@@ -372,6 +386,13 @@ pub(crate) mod sse41 {
         pub(crate) fn saturating_sub(self, other: V) -> V {
             // SAFETY: a `V` exists only where the CPU has SSE4.1.
             unsafe { V(_mm_subs_epu8(self.0, other.0)) }
+        }
+        /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
+        /// every bit one place up without crossing lanes.
+        #[inline(always)]
+        pub(crate) fn add(self, other: V) -> V {
+            // SAFETY: a `V` exists only where the CPU has SSE4.1.
+            unsafe { V(_mm_add_epi8(self.0, other.0)) }
         }
         #[inline(always)]
         pub(crate) fn is_ascii(self) -> bool {

@@ -9,8 +9,8 @@
 
 use std::collections::HashSet;
 
+use super::Declined;
 use super::pairs::{ForbiddenPairs, PairBox};
-use super::{Declined, MAX_BOXES};
 
 /// The four nibble positions, in the order `ForbiddenPairs` indexes them.
 const POSITIONS: usize = 4;
@@ -18,15 +18,15 @@ const POSITIONS: usize = 4;
 /// A box of the compressed grid: one bitmask of classes per position.
 type ClassBox = [u32; POSITIONS];
 
-/// Derives the fewest boxes (at most [`MAX_BOXES`]) that cover `pairs`.
-pub(super) fn cover(pairs: &ForbiddenPairs) -> Result<Vec<PairBox>, Declined> {
+/// Derives the fewest boxes (at most `limit`) that cover `pairs`.
+pub(super) fn cover(pairs: &ForbiddenPairs, limit: usize) -> Result<Vec<PairBox>, Declined> {
     let classes = NibbleClasses::of(pairs);
     let grid = Grid::new(&classes, pairs);
     let candidates = grid.maximal_boxes();
     let search = CoverSearch::new(&classes, pairs, &candidates);
-    let chosen = (0..=MAX_BOXES)
+    let chosen = (0..=limit)
         .find_map(|limit| search.within(limit))
-        .ok_or(Declined::TooManyBoxes { limit: MAX_BOXES })?;
+        .ok_or(Declined::TooManyBoxes { limit })?;
     let mut boxes: Vec<PairBox> = chosen
         .iter()
         .map(|&c| classes.expand(&candidates[c]))

@@ -58,6 +58,10 @@ pub enum Declined {
     ProofFailed(ProofFailure),
     /// After the DFA has died the check can read on forever without erring.
     UnboundedLag,
+    /// A pairing term's lead marker can end on the boundary byte, which
+    /// vector code reads (before the input and in skipped blocks) as no
+    /// marker.
+    LeadMarkerOnBoundary,
 }
 
 /// Where the proof found the check and the DFA disagreeing. `after` is a
@@ -83,6 +87,17 @@ pub enum ProofFailure {
         state: u8,
         /// What the DFA says of the input so far.
         input: Ending,
+    },
+    /// A sequence ends with no lead marker pending, yet the DFA is not in
+    /// its start state there: an exact error could not restart at such a
+    /// point.
+    RestartNotAtStart {
+        /// A byte like the last one read.
+        after: u8,
+        /// The packed window.
+        window: u64,
+        /// The DFA state.
+        state: u8,
     },
     /// The check errs on a byte the DFA allows.
     ErrsOnAllowedByte {
@@ -147,6 +162,9 @@ impl fmt::Display for Declined {
             Declined::UnboundedLag => {
                 f.write_str("the check can read on forever after the DFA has died")
             }
+            Declined::LeadMarkerOnBoundary => f.write_str(
+                "the pairing term's lead marker can end on the boundary byte, which the check reads as no marker",
+            ),
         }
     }
 }
@@ -174,6 +192,14 @@ impl fmt::Display for ProofFailure {
                     "after a byte like %x{after:02X} (window {window:#X}, DFA state {state}) the closing check {verdict} though the input {input}"
                 )
             }
+            ProofFailure::RestartNotAtStart {
+                after,
+                window,
+                state,
+            } => write!(
+                f,
+                "after a byte like %x{after:02X} (window {window:#X}) a sequence ends with no lead marker pending, but the DFA is in state {state}, not its start"
+            ),
             ProofFailure::ErrsOnAllowedByte {
                 after,
                 window,

@@ -28,6 +28,16 @@
 //! 31-bit legacy form needs it for `F8 88` and `FC 84`, and looks up to five
 //! bytes back.
 //!
+//! **Pairing.** CESU-8 and WTF-8 are not sequences of independent
+//! sequences: whether a surrogate's three bytes are valid depends on the
+//! three before or after them. Their check is a relaxed ruleset's (any
+//! surrogate allowed) with one more term: two more table bits mark a *lead*
+//! pair (`ED A0-AF`) and a *trail* pair (`ED B0-BF`), which are not errors
+//! themselves, and the trail bit at `i` is compared with the lead bit at
+//! `i - 3` (CESU-8: they must agree; WTF-8: they must not both be set). The
+//! relaxed ruleset, the markers, the distance and the rule are found from
+//! the DFA (see [`Pairing`]) and proved like the rest.
+//!
 //! **Proof.** The check is a function of a window of the last few bytes, so
 //! it is itself a finite automaton. [`SimdTables::new`] walks the product of
 //! that window automaton (bytes abstracted to the classes that the tables,
@@ -43,6 +53,7 @@
 //! | the DFA's sequence structure | `shape` | lead lengths, must-continue thresholds, boundary byte |
 //! | the pairs no valid input holds | `pairs` | [`PairBox`], [`NibbleTables`] |
 //! | the fewest boxes covering them | `cover` | the boxes behind the table bits |
+//! | two sequences side by side | `pairing` | the relaxed ruleset, [`Pairing`] |
 //! | the end of the input | `end` | the incomplete thresholds |
 //! | the product-automaton proof | `prove` | product states visited, lag |
 //! | why not | `declined` | [`Declined`] |
@@ -54,11 +65,13 @@ use crate::Tables;
 mod cover;
 mod declined;
 mod end;
+mod pairing;
 mod pairs;
 mod prove;
 mod shape;
 
 pub use declined::{Declined, Ending, ProofFailure};
+pub use pairing::{PairRule, Pairing};
 pub use pairs::{NibbleTables, PairBox};
 
 use pairs::{Catch, ForbiddenPairs, NibbleSet};
@@ -87,7 +100,20 @@ pub struct SimdTables {
     continuation: Vec<u8>,
     max_lag: usize,
     boxes: Vec<PairBox>,
+    pairing: Option<Pairing>,
     proof_states: usize,
+}
+
+/// A pairing term's two markers as table bits: `(set, bit mask)` of the
+/// lead marker, then of the trail marker.
+pub type MarkerBits = [(usize, u8); 2];
+
+/// The box index of a pairing term's lead marker, after `boxes` boxes (the
+/// trail marker takes the next): the two stay in one table set, side by
+/// side, so that vector code moves a lead bit onto the trail bit with one
+/// addition.
+fn lead_marker_index(boxes: usize) -> usize {
+    if boxes + 2 <= 7 { boxes } else { boxes.max(7) }
 }
 
 /// The table set and bit that box `i` takes: bits 0-6 of the first set (bit
@@ -106,18 +132,52 @@ impl SimdTables {
     /// Bytes that are never valid are first left to be caught one byte late
     /// (fewer boxes); where that leaves an end of input that one comparison
     /// cannot test, they are caught where they stand.
+    ///
+    /// A DFA without the sequence structure the check needs may still be a
+    /// ruleset that has it (the *relaxed* one) cut down by a rule about two
+    /// markers a fixed distance apart (see [`Pairing`]); the guesses at that
+    /// are tried in turn, each gated by the proof against `tables`.
     pub fn new(tables: &Tables) -> Result<SimdTables, Declined> {
-        match SimdTables::derive(tables, Catch::Late) {
+        match SimdTables::derive_catching(tables, tables, None) {
+            Err(
+                declined @ (Declined::AcceptingOutsideStart
+                | Declined::MixedDistancesToEnd { .. }
+                | Declined::NoFixedDistanceToEnd),
+            ) => pairing::candidates(tables)
+                .into_iter()
+                .find_map(|c| SimdTables::derive_catching(tables, &c.relaxed, Some(c.pairing)).ok())
+                .ok_or(declined),
+            derived => derived,
+        }
+    }
+
+    fn derive_catching(
+        tables: &Tables,
+        structure: &Tables,
+        pairing: Option<Pairing>,
+    ) -> Result<SimdTables, Declined> {
+        match SimdTables::derive(tables, structure, pairing, Catch::Late) {
             Err(Declined::OpenEndNotFromOneValueUp { .. }) => {
-                SimdTables::derive(tables, Catch::AsciiWhereItStands)
+                SimdTables::derive(tables, structure, pairing, Catch::AsciiWhereItStands)
             }
             derived => derived,
         }
     }
 
-    fn derive(tables: &Tables, catch: Catch) -> Result<SimdTables, Declined> {
-        let shape = Shape::new(tables)?;
-        let boxes = cover::cover(&ForbiddenPairs::of(tables, shape.boundary, catch))?;
+    /// The check of `structure`'s pairs (with `pairing`'s term, if any),
+    /// proved against `tables`.
+    fn derive(
+        tables: &Tables,
+        structure: &Tables,
+        pairing: Option<Pairing>,
+        catch: Catch,
+    ) -> Result<SimdTables, Declined> {
+        let shape = Shape::new(structure)?;
+        let markers = if pairing.is_some() { 2 } else { 0 };
+        let boxes = cover::cover(
+            &ForbiddenPairs::of(structure, shape.boundary, catch),
+            MAX_BOXES - markers,
+        )?;
         let continuation =
             NibbleSet::of(&shape.continuation).ok_or(Declined::ContinuationNotNibbleProduct)?;
         let continuation_box = PairBox {
@@ -126,11 +186,21 @@ impl SimdTables {
             cur_high: continuation.high,
             cur_low: continuation.low,
         };
-        let mut sets = vec![NibbleTables::default(); (boxes.len() + 1).div_ceil(8)];
+        let bits_used = match pairing {
+            Some(_) => lead_marker_index(boxes.len()) + 2,
+            None => boxes.len(),
+        };
+        let mut sets = vec![NibbleTables::default(); (bits_used + 1).div_ceil(8)];
         sets[0].set(&continuation_box, CONTINUATION_BIT);
         for (i, b) in boxes.iter().enumerate() {
             let (set, bit) = set_and_bit(i);
             sets[set].set(b, 1 << bit);
+        }
+        if let Some(p) = &pairing {
+            for (i, marker) in [p.lead, p.trail].iter().enumerate() {
+                let (set, bit) = set_and_bit(lead_marker_index(boxes.len()) + i);
+                sets[set].set(marker, 1 << bit);
+            }
         }
         for set in sets.iter_mut() {
             // Bits no box uses stay set in the later byte's low-nibble table, so
@@ -151,8 +221,12 @@ impl SimdTables {
             continuation: shape.continuation,
             max_lag: 0,
             boxes,
+            pairing,
             proof_states: 0,
         };
+        if (0..=255u8).any(|b| simd.is_lead(b, simd.boundary)) {
+            return Err(Declined::LeadMarkerOnBoundary);
+        }
         simd.incomplete = end::incomplete_thresholds(&simd)?;
         simd.ascii_skip_from = ascii_skip_from(tables, &simd);
         let proof = prove::prove(tables, &simd)?;
@@ -234,9 +308,73 @@ impl SimdTables {
 
     /// Whether byte `cur` after `prev` errs, given whether a lead byte further
     /// back needs `cur` to be a continuation byte.
+    ///
+    /// A pairing term's marker bits are not error bits: they are left out
+    /// here and compared by [`SimdTables::pair_errs`].
     pub fn errs(&self, prev: u8, cur: u8, must_continue: bool) -> bool {
-        let first = self.sets[0].bits(prev, cur) ^ if must_continue { CONTINUATION_BIT } else { 0 };
-        first != 0 || self.sets[1..].iter().any(|set| set.bits(prev, cur) != 0)
+        let must = if must_continue { CONTINUATION_BIT } else { 0 };
+        self.sets.iter().enumerate().any(|(i, set)| {
+            let bits = set.bits(prev, cur) & self.error_mask(i);
+            (if i == 0 { bits ^ must } else { bits }) != 0
+        })
+    }
+
+    /// The bits of table set `set` that are error bits: all but a pairing
+    /// term's markers.
+    pub fn error_mask(&self, set: usize) -> u8 {
+        match self.marker_bits() {
+            Some(markers) => markers
+                .iter()
+                .filter(|&&(s, _)| s == set)
+                .fold(0xFF, |mask, &(_, bit)| mask & !bit),
+            None => 0xFF,
+        }
+    }
+
+    /// The pairing term, for a ruleset whose check needs one.
+    pub fn pairing(&self) -> Option<&Pairing> {
+        self.pairing.as_ref()
+    }
+
+    /// Where the pairing term's markers sit in the tables.
+    pub fn marker_bits(&self) -> Option<MarkerBits> {
+        self.pairing.as_ref().map(|_| {
+            let bit = |i: usize| {
+                let (set, bit) = set_and_bit(lead_marker_index(self.boxes.len()) + i);
+                (set, 1u8 << bit)
+            };
+            [bit(0), bit(1)]
+        })
+    }
+
+    /// Whether the pair `prev cur` is a lead marker (`lead`) or a trail marker.
+    fn marks(&self, prev: u8, cur: u8, lead: bool) -> bool {
+        self.marker_bits().is_some_and(|bits| {
+            let (set, bit) = bits[usize::from(!lead)];
+            self.sets[set].bits(prev, cur) & bit != 0
+        })
+    }
+
+    /// Whether the pairing term errs at a position whose pair is `prev
+    /// cur`, given whether a lead marker stood the term's distance before.
+    pub fn pair_errs(&self, lead_before: bool, prev: u8, cur: u8) -> bool {
+        self.pairing
+            .as_ref()
+            .is_some_and(|p| p.errs(lead_before, self.marks(prev, cur, false)))
+    }
+
+    /// Whether the pair `prev cur` is a lead marker of the pairing term.
+    pub fn is_lead(&self, prev: u8, cur: u8) -> bool {
+        self.marks(prev, cur, true)
+    }
+
+    /// How many boundary bytes close the input: enough for every sequence
+    /// and for a pending lead marker's trail.
+    pub fn closing_frame(&self) -> usize {
+        let frame = self.max_sequence_len - 1;
+        self.pairing
+            .as_ref()
+            .map_or(frame, |p| frame.max(p.distance))
     }
 
     /// Whether the low-nibble table of the later byte is needed.
@@ -249,12 +387,19 @@ impl SimdTables {
     /// 32 bytes at a time.
     pub fn check(&self, input: &[u8]) -> bool {
         let frame = self.max_sequence_len - 1;
-        let mut framed = vec![self.boundary; frame];
+        let before = self.closing_frame() + 1;
+        let mut framed = vec![self.boundary; before];
         framed.extend_from_slice(input);
-        framed.extend(std::iter::repeat_n(self.boundary, frame));
-        (frame..framed.len()).all(|i| {
+        framed.extend(std::iter::repeat_n(self.boundary, self.closing_frame()));
+        let lead_at = |i: usize| self.is_lead(framed[i - 1], framed[i]);
+        (before..framed.len()).all(|i| {
             let must = (2..=frame).any(|k| framed[i - k] >= self.must_continue[k - 2]);
+            let lead_before = self
+                .pairing
+                .as_ref()
+                .is_some_and(|p| lead_at(i - p.distance));
             !self.errs(framed[i - 1], framed[i], must)
+                && !self.pair_errs(lead_before, framed[i - 1], framed[i])
         })
     }
 }
@@ -266,6 +411,12 @@ fn ascii_skip_from(tables: &Tables, simd: &SimdTables) -> Option<u8> {
     let boundary = simd.boundary;
     let looks_like_boundary = |b: u8| {
         tables.classes().class(b) == tables.classes().class(boundary)
+            && (0..=255u8).all(|c| {
+                simd.is_lead(b, c) == simd.is_lead(boundary, c)
+                    && simd.is_lead(c, b) == simd.is_lead(c, boundary)
+                    && simd.marks(b, c, false) == simd.marks(boundary, c, false)
+                    && simd.marks(c, b, false) == simd.marks(c, boundary, false)
+            })
             && simd
                 .must_continue
                 .iter()
@@ -306,6 +457,27 @@ impl fmt::Debug for SimdTables {
         for (i, b) in self.boxes.iter().enumerate() {
             let (set, bit) = set_and_bit(i);
             writeln!(f, "  set {set}, bit {bit}: {b:?}")?;
+        }
+        if let (Some(p), Some([(lead_set, lead_bit), (trail_set, trail_bit)])) =
+            (&self.pairing, self.marker_bits())
+        {
+            let rule = match p.rule {
+                PairRule::Required => "required exactly",
+                PairRule::Forbidden => "forbidden",
+            };
+            writeln!(
+                f,
+                "  set {lead_set}, bit {}: lead marker {:?}",
+                lead_bit.trailing_zeros(),
+                p.lead
+            )?;
+            writeln!(
+                f,
+                "  set {trail_set}, bit {}: trail marker {:?}, {rule} {} bytes after a lead marker",
+                trail_bit.trailing_zeros(),
+                p.trail,
+                p.distance
+            )?;
         }
         writeln!(
             f,
@@ -369,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn declines_rulesets_that_byte_pairs_cannot_check() {
+    fn every_builtin_ruleset_gets_a_check() {
         let declined: Vec<(&str, Declined)> = rulesets::BUILTIN
             .iter()
             .filter_map(|r| {
@@ -377,15 +549,130 @@ mod tests {
                 SimdTables::new(d.tables()).err().map(|why| (r.name, why))
             })
             .collect();
-        let names: Vec<&str> = declined.iter().map(|(name, _)| *name).collect();
-        // CESU-8's pair is two sequences' worth of bytes in one; WTF-8
-        // accepts after a lead surrogate without being back at the start.
-        assert_eq!(names, ["cesu8", "wtf8"], "{declined:?}");
+        assert_eq!(declined, [], "{declined:?}");
+    }
+
+    #[test]
+    fn cesu8_gets_a_check_whose_pairing_term_requires_a_trail_after_each_lead() {
+        let s = simd(&rulesets::CESU8);
+        let p = *s.pairing().expect("CESU-8 needs a pairing term");
+        assert_eq!(p.rule, PairRule::Required);
+        assert_eq!(p.distance, 3);
+        assert_eq!(format!("{:?}", p.lead), "%xED then %xA0-AF");
+        assert_eq!(format!("{:?}", p.trail), "%xED then %xB0-BF");
+        // The relaxed ruleset: sequences of up to three bytes, any surrogate.
+        assert_eq!(s.max_sequence_len(), 3);
+        assert_eq!(s.sets().len(), 1, "{s:?}");
+        assert!(s.ascii_is_boundary());
+        let [(lead_set, lead_bit), (trail_set, trail_bit)] = s.marker_bits().unwrap();
+        assert_eq!((lead_set, trail_set), (0, 0));
+        assert_eq!(trail_bit, lead_bit << 1, "side by side for the vector code");
+        assert_eq!(s.error_mask(0), !(lead_bit | trail_bit));
+        // U+10400 as a surrogate pair.
+        let pair = [0xED, 0xA0, 0x81, 0xED, 0xB0, 0x80];
+        assert!(s.check(&pair));
+        assert!(s.check(b"a\xED\xA0\x81\xED\xB0\x80\xED\x9F\xBF"));
+        assert!(!s.check(&pair[..3]), "a lead left pending at the end");
+        assert!(!s.check(&pair[3..]), "a trail without its lead");
+        assert!(!s.check(b"\xED\xA0\x81a\xED\xB0\x80"), "a pair broken up");
+        assert!(!s.check(b"\xED\xA0\x81\xED\xA0\x81"), "two leads");
+        assert!(!s.check("😀".as_bytes()));
+    }
+
+    #[test]
+    fn wtf8_gets_a_check_whose_pairing_term_forbids_a_trail_after_a_lead() {
+        let s = simd(&rulesets::WTF8);
+        let p = *s.pairing().expect("WTF-8 needs a pairing term");
+        assert_eq!(p.rule, PairRule::Forbidden);
+        assert_eq!(p.distance, 3);
+        assert_eq!(format!("{:?}", p.lead), "%xED then %xA0-AF");
+        assert_eq!(format!("{:?}", p.trail), "%xED then %xB0-BF");
+        assert_eq!(s.max_sequence_len(), 4);
+        let [(lead_set, lead_bit), (trail_set, trail_bit)] = s.marker_bits().unwrap();
+        assert_eq!(lead_set, trail_set);
+        assert_eq!(trail_bit, lead_bit << 1);
+        assert!(s.check(b"\xED\xA0\x81"), "a lone lead, even at the end");
+        assert!(s.check(b"\xED\xB0\x80\xED\xA0\x81"), "a trail, then a lead");
+        assert!(s.check("😀".as_bytes()));
         assert!(
-            matches!(declined[0].1, Declined::MixedDistancesToEnd { .. }),
-            "{declined:?}"
+            !s.check(b"\xED\xA0\x81\xED\xB0\x80"),
+            "a pair UTF-8 writes in four bytes"
         );
-        assert_eq!(declined[1].1, Declined::AcceptingOutsideStart);
+    }
+
+    #[test]
+    fn a_wrong_pairing_term_fails_the_proof() {
+        let d = rulesets::CESU8.derive().unwrap();
+        let s = SimdTables::new(d.tables()).unwrap();
+        let mut flipped = s.clone();
+        flipped.pairing.as_mut().unwrap().rule = PairRule::Forbidden;
+        assert!(prove::prove(d.tables(), &flipped).is_err());
+        let mut nearer = s.clone();
+        nearer.pairing.as_mut().unwrap().distance = 2;
+        assert!(prove::prove(d.tables(), &nearer).is_err());
+        let mut without = s;
+        without.pairing = None;
+        assert!(prove::prove(d.tables(), &without).is_err());
+    }
+
+    #[test]
+    fn a_ruleset_that_no_relaxation_fits_is_still_declined_with_its_reason() {
+        // A loop inside a sequence: no state is a fixed distance from its end.
+        let d = crate::Derivation::new("s = *( %x00-7F / %xC2 *%x80-BF %x7F )\n", "s").unwrap();
+        let e = SimdTables::new(d.tables()).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Declined::NoFixedDistanceToEnd | Declined::MixedDistancesToEnd { .. }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn scalar_check_agrees_with_the_dfa_on_long_strings_of_whole_sequences() {
+        // Pieces that meet in every order: ASCII, the ends of each sequence
+        // length, surrogates of both halves, four-byte forms, stray bytes.
+        let pieces: [&[u8]; 14] = [
+            b"a",
+            b"\x00",
+            b"\xC0\x80",
+            b"\xC3\xA9",
+            b"\xE2\x82\xAC",
+            b"\xED\xA0\x81",
+            b"\xED\xAF\xBF",
+            b"\xED\xB0\x80",
+            b"\xED\xBF\xBF",
+            b"\xF0\x9F\x98\x80",
+            b"\x80",
+            b"\xED",
+            b"\xF8\x88\x80\x80\x80",
+            b"\xFF",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for ruleset in rulesets::BUILTIN {
+            let d = ruleset.derive().unwrap();
+            let s = SimdTables::new(d.tables()).unwrap();
+            let mut input = Vec::new();
+            for _ in 0..20_000 {
+                input.clear();
+                for _ in 0..next() % 7 {
+                    input.extend_from_slice(pieces[(next() % 14) as usize]);
+                }
+                assert_eq!(
+                    s.check(&input),
+                    d.tables().accepts(&input),
+                    "{} {input:02X?}",
+                    ruleset.name
+                );
+            }
+        }
     }
 
     #[test]

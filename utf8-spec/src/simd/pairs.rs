@@ -190,7 +190,7 @@ impl ForbiddenPairs {
 }
 
 /// The states reachable from the start, the dead state left out.
-fn live_states(tables: &Tables) -> Vec<u8> {
+pub(super) fn live_states(tables: &Tables) -> Vec<u8> {
     let dead = tables.dead();
     let mut reachable = vec![false; tables.state_count()];
     let mut queue = VecDeque::from([tables.start()]);

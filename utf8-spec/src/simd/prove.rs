@@ -47,7 +47,9 @@ pub(super) fn prove(tables: &Tables, simd: &SimdTables) -> Result<Proof, Decline
 /// byte's reach is how many must-continue thresholds it reaches. The
 /// thresholds rise with the distance back, so a byte k back demands a
 /// continuation exactly when it reaches k - 1 of them: bytes further back
-/// than one matter only through this count.
+/// than one matter only through this count. A check with a pairing term
+/// also remembers which of its last `distance` positions held a lead
+/// marker (from bit [`MARKERS`], the latest lowest).
 struct Windows<'a> {
     simd: &'a SimdTables,
     /// How many bytes back the check looks.
@@ -59,6 +61,9 @@ struct Windows<'a> {
 }
 
 const REACH_BITS: u32 = 4;
+
+/// Where the lead markers of the last positions start in a packed window.
+const MARKERS: u32 = 48;
 
 impl<'a> Windows<'a> {
     fn new(tables: &Tables, simd: &'a SimdTables) -> Self {
@@ -112,26 +117,43 @@ impl<'a> Windows<'a> {
     }
 
     fn errs(&self, window: u64, cur: u8) -> bool {
+        let lead_before = self
+            .simd
+            .pairing()
+            .is_some_and(|p| window >> (MARKERS + p.distance as u32 - 1) & 1 == 1);
         self.simd
             .errs(window as u8, cur, self.must_continue(window))
+            || self.simd.pair_errs(lead_before, window as u8, cur)
+    }
+
+    /// The lead markers of the last positions, the latest lowest.
+    fn leads(&self, window: u64) -> u64 {
+        window >> MARKERS
     }
 
     fn shift(&self, window: u64, cur: u8) -> u64 {
         let older_mask = (1u64 << (REACH_BITS * (self.frame as u32 - 1))) - 1;
         let older_part = ((window >> 8) << REACH_BITS | self.reach(window as u8)) & older_mask;
-        older_part << 8 | u64::from(cur)
+        let leads = match self.simd.pairing() {
+            Some(p) => {
+                let lead = u64::from(self.simd.is_lead(window as u8, cur));
+                (self.leads(window) << 1 | lead) & ((1 << p.distance) - 1)
+            }
+            None => 0,
+        };
+        leads << MARKERS | older_part << 8 | u64::from(cur)
     }
 
     /// The window after only boundary bytes: the state the check starts in.
     fn start(&self) -> u64 {
-        (1..self.frame).fold(u64::from(self.boundary), |w, _| {
+        (1..self.simd.closing_frame()).fold(u64::from(self.boundary), |w, _| {
             self.shift(w, self.boundary)
         })
     }
 
     fn closing_errs(&self, window: u64) -> bool {
         let mut w = window;
-        (0..self.frame).any(|_| {
+        (0..self.simd.closing_frame()).any(|_| {
             let e = self.errs(w, self.boundary);
             w = self.shift(w, self.boundary);
             e
@@ -140,9 +162,28 @@ impl<'a> Windows<'a> {
 
     /// The one-comparison test of the end, on a window: the byte just read
     /// against the first threshold, older bytes through their reach (for
-    /// k >= 2 the incomplete thresholds are the must-continue ones).
+    /// k >= 2 the incomplete thresholds are the must-continue ones); and,
+    /// where a lead marker needs its trail, a lead marker among the last
+    /// `distance` positions.
     fn end_test(&self, window: u64) -> bool {
-        window as u8 >= self.simd.incomplete[0] || self.must_continue(window)
+        let pending = self
+            .simd
+            .pairing()
+            .is_some_and(|p| p.pending_lead_is_open() && self.leads(window) != 0);
+        window as u8 >= self.simd.incomplete[0] || self.must_continue(window) || pending
+    }
+
+    /// Whether an exact error may restart the DFA after this window in its
+    /// start state, as `utf8-core` does: a sequence ends here, and no lead
+    /// marker stands in the last `distance - 1` positions (one `distance`
+    /// back has had its trail tested by the next byte's pair).
+    fn restarts_here(&self, window: u64) -> bool {
+        let closed = (window as u8) < self.simd.incomplete[0] && !self.must_continue(window);
+        let no_lead_pending = self
+            .simd
+            .pairing()
+            .is_none_or(|p| self.leads(window) & ((1 << (p.distance - 1)) - 1) == 0);
+        closed && no_lead_pending
     }
 
     /// The bytes the check reads from `window` without erring, and the windows they lead to.
@@ -164,6 +205,13 @@ fn walk(tables: &Tables, windows: &Windows) -> Result<HashSet<(u64, u8)>, Declin
             continue;
         }
         check_the_end(tables, windows, window, state)?;
+        if state != dead && windows.restarts_here(window) && state != tables.start() {
+            return Err(Declined::ProofFailed(ProofFailure::RestartNotAtStart {
+                after: window as u8,
+                window,
+                state,
+            }));
+        }
         for &byte in &windows.representatives {
             let next = tables.next(state, byte);
             if windows.errs(window, byte) {
