@@ -52,6 +52,24 @@ pub struct ShiftTables<Row: 'static> {
     pub accepting: Row,
 }
 
+impl<Row> Tables<Row> {
+    /// Whether validation should try the UTF-8 shortcut before the
+    /// ruleset's own vector check: where the own check costs more per
+    /// block than the shortcut's (a pairing term, or more table sets), and
+    /// runs only where the shortcut stops (CESU-8's and WTF-8's surrogates).
+    pub const fn shortcut_first(&self) -> bool {
+        let shortcut_sets = if self.shortcut.check.available {
+            self.shortcut.check.sets
+        } else {
+            1
+        };
+        self.shortcut.available
+            && self.vector.available
+            && (!matches!(self.vector.pairing.rule, PairRule::None)
+                || self.vector.sets > shortcut_sets)
+    }
+}
+
 /// A proved vector check (see `utf8_spec::simd`).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]

@@ -169,7 +169,10 @@ const SCALAR_LEAD_ASCII: usize = 256;
 /// chain of them.
 #[inline(always)]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD && R::TABLES.vector.available {
+    if bytes.len() >= SIMD_THRESHOLD
+        && R::TABLES.vector.available
+        && !const { R::TABLES.shortcut_first() }
+    {
         // The scalar lead takes the last return to the start state for the
         // end of the valid prefix, which holds only where no other state
         // accepts (WTF-8 also accepts after a lead surrogate).
@@ -178,10 +181,7 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         } else {
             validate_long::<R>(bytes)
         }
-    } else if bytes.len() >= SIMD_THRESHOLD
-        && !R::TABLES.vector.available
-        && R::TABLES.shortcut.available
-    {
+    } else if bytes.len() >= SIMD_THRESHOLD && R::TABLES.shortcut.available {
         shortcut::validate::<R>(bytes)
     } else {
         shift::validate::<R>(bytes)

@@ -79,11 +79,11 @@ pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(
 }
 
 /// `R` on `path` the way [`Ruleset::validate`] runs it at that level: its
-/// own vector check where the generator proved one (`mutf8`), otherwise the
-/// UTF-8 shortcut with RFC 3629's check on `path` (`cesu8`, `wtf8`). For
-/// measuring each dialect at each vector level.
+/// own vector check where that costs no more than the UTF-8 shortcut's
+/// (`mutf8`), otherwise the shortcut, with the own check where the shortcut
+/// stops (`cesu8`, `wtf8`). For measuring each dialect at each vector level.
 pub fn dispatched<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    if R::TABLES.vector.available {
+    if R::TABLES.vector.available && !R::TABLES.shortcut_first() {
         run::<R>(path, bytes)
     } else {
         by_utf8_shortcut::<R>(path, bytes)

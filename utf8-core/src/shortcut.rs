@@ -1,5 +1,6 @@
-//! The UTF-8 shortcut of a ruleset without a vector check of its own
-//! (CESU-8, modified UTF-8, WTF-8, and user rulesets like them): RFC 3629's
+//! The UTF-8 shortcut of a ruleset without a vector check of its own, or
+//! with one that costs more than UTF-8's (CESU-8, WTF-8, and user rulesets
+//! like them; modified UTF-8 for conversions): RFC 3629's
 //! vector check and a scan for the few bytes on which the ruleset and UTF-8
 //! part settle most of the input; the ruleset's own automaton reads only the
 //! sequences around where they part, and the shortcut takes over again
@@ -9,6 +10,12 @@
 //! without those bytes is valid under the ruleset and leaves its automaton
 //! in the start state at every UTF-8 sequence boundary: so wherever the
 //! shortcut stops, at a boundary, the ruleset's automaton can start afresh.
+//!
+//! Where the ruleset has a vector check of its own that costs more than the
+//! shortcut's (CESU-8's and WTF-8's, with a pairing term), the shortcut
+//! goes first and that check reads on where it stops, in windows that grow
+//! while the shortcut keeps stopping soon after (text dense with surrogate
+//! pairs) instead of the automaton.
 //!
 //! Where the generator proved a vector check for that language itself
 //! (valid UTF-8 without the forbidden bytes: CESU-8's is UTF-8 without
@@ -50,6 +57,16 @@ impl Via {
         }
     }
 
+    /// `R`'s own vector check, where it has one and this path runs vectors.
+    #[inline(always)]
+    fn own<R: Ruleset>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+        match self {
+            Via::OneShot | Via::Piece => simd::validate_detected::<R>(bytes),
+            Via::Path(Path::Simd(level)) => simd::validate_at::<R>(level, bytes),
+            Via::Path(_) => None,
+        }
+    }
+
     /// RFC 3629's check.
     #[inline(always)]
     fn utf8(self, bytes: &[u8]) -> Result<(), Utf8Error> {
@@ -70,6 +87,12 @@ impl Via {
 /// pairs, where each try costs more than it saves), reset after a long
 /// stretch.
 const FIRST_WINDOW: usize = 64;
+
+/// How many bytes a ruleset's own vector check reads, at least, after the
+/// shortcut stops (CESU-8's and WTF-8's, which cost more per block than the
+/// shortcut's): enough to pay for setting it up. Doubled and reset as
+/// [`FIRST_WINDOW`] is.
+const FIRST_VECTOR_WINDOW: usize = 1024;
 
 /// How much of the start of `bytes` the shortcut settles: the longest
 /// prefix that is valid UTF-8 without a byte on which `R` and UTF-8 part,
@@ -113,14 +136,15 @@ fn settled<R: Ruleset>(bytes: &[u8], via: Via) -> (usize, bool) {
     (boundary, by_forbidden)
 }
 
-/// The next window after the shortcut settled `settled_len` bytes in a
-/// window of `window`.
+/// The next window after the shortcut settled `settled_len` bytes after a
+/// window of `window`: doubled while the shortcut settles less than a
+/// window, back to `first` after it settles more.
 #[inline]
-fn next_window(window: usize, settled_len: usize) -> usize {
+fn next_window(window: usize, settled_len: usize, first: usize) -> usize {
     if settled_len < window {
         window.saturating_mul(2)
     } else {
-        FIRST_WINDOW
+        first
     }
 }
 
@@ -159,6 +183,7 @@ fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error
     let mut at = 0;
     let mut last_accept = None;
     let mut window = FIRST_WINDOW;
+    let mut vector_window = FIRST_VECTOR_WINDOW;
     loop {
         let (len, by_forbidden) = settled::<R>(&bytes[at..], via);
         if len > 0 {
@@ -170,6 +195,28 @@ fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error
                 state: automaton.start,
                 last_accept,
             });
+        }
+        // The shortcut stopped where `R`'s automaton is in its start state;
+        // `R`'s own check, where it has one, reads on to a point where the
+        // automaton is back there if the input is valid.
+        if R::TABLES.vector.available {
+            let end = simd::restart_point::<R>(bytes, at.saturating_add(vector_window));
+            if end > at {
+                match via.own::<R>(&bytes[at..end]) {
+                    Some(Ok(())) => {
+                        (at, last_accept) = (end, Some(end));
+                        vector_window = next_window(vector_window, len, FIRST_VECTOR_WINDOW);
+                        continue;
+                    }
+                    Some(Err(error)) if error.error_len().is_some() => {
+                        return Err(error.offset_by(at));
+                    }
+                    // No vectors on this path, or an input that ends
+                    // inside a sequence at `end` only because it is
+                    // invalid right after: the automaton reads on.
+                    _ => {}
+                }
+            }
         }
         let window_now = if by_forbidden { usize::MAX } else { window };
         match shift::walk::<R>(bytes, at, window_now)? {
@@ -199,7 +246,7 @@ fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error
                 };
             }
         }
-        window = next_window(window, len);
+        window = next_window(window, len, FIRST_WINDOW);
     }
 }
 
@@ -287,9 +334,13 @@ mod tests {
 
     #[test]
     fn the_window_doubles_while_partings_come_close_and_resets_after_a_long_stretch() {
-        assert_eq!(next_window(64, 10), 128);
-        assert_eq!(next_window(128, 127), 256);
-        assert_eq!(next_window(256, 256), FIRST_WINDOW);
-        assert_eq!(next_window(usize::MAX, 0), usize::MAX);
+        assert_eq!(next_window(64, 10, FIRST_WINDOW), 128);
+        assert_eq!(next_window(128, 127, FIRST_WINDOW), 256);
+        assert_eq!(next_window(256, 256, FIRST_WINDOW), FIRST_WINDOW);
+        assert_eq!(next_window(usize::MAX, 0, FIRST_WINDOW), usize::MAX);
+        assert_eq!(
+            next_window(4096, 5000, FIRST_VECTOR_WINDOW),
+            FIRST_VECTOR_WINDOW
+        );
     }
 }

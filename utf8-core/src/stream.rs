@@ -77,10 +77,13 @@ impl<R: Ruleset> Validator<R> {
         }
         let automaton = &R::TABLES.automaton;
         let mut from = 0;
-        // The UTF-8 shortcut also serves a ruleset whose own check cannot
-        // start afresh wherever the input so far is valid (see below).
+        // The UTF-8 shortcut also serves a ruleset whose own check costs
+        // more, or cannot start afresh wherever the input so far is valid
+        // (see below).
         if R::TABLES.shortcut.available
-            && (!R::TABLES.vector.available || !const { R::TABLES.automaton.only_start_accepts() })
+            && (!R::TABLES.vector.available
+                || const { R::TABLES.shortcut_first() }
+                || !const { R::TABLES.automaton.only_start_accepts() })
         {
             return self.update_by_utf8(piece);
         }

@@ -686,25 +686,32 @@ fn lead_pending<R: VectorLanguage>(bytes: &[u8], at: usize) -> bool {
     (earliest..at).any(|i| R::VECTOR.is_lead(bytes[i - 1], bytes[i]))
 }
 
-/// The exact error of an input whose check first erred at `erred_at`.
-#[cold]
-#[inline(never)]
-pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Error {
-    // The DFA died at most `max_lag` bytes before the check erred, so it was
-    // alive before `erred_at - lag`; the last byte there that is not a
-    // continuation byte starts a sequence, with the automaton at its start,
-    // unless a lead marker before it still waits for its trail (the
-    // generator proved that the automaton is at its start everywhere else).
-    let mut from = erred_at.saturating_sub(R::VECTOR.max_lag).min(bytes.len());
+/// The last point at or before `at` (and before the end of `bytes`) where
+/// `R`'s automaton is in its start state if the input is valid that far: a
+/// byte that is not a continuation byte starts a sequence, and the
+/// generator proved the automaton at its start there unless a lead marker
+/// before it still waits for its trail (`utf8_spec::simd`'s restart
+/// obligation). 0 if there is none.
+pub(crate) fn restart_point<R: VectorLanguage>(bytes: &[u8], at: usize) -> usize {
+    let mut from = at.min(bytes.len());
     loop {
         while from > 0 && (from == bytes.len() || R::VECTOR.is_continuation[bytes[from] as usize]) {
             from -= 1;
         }
         if from == 0 || !lead_pending::<R>(bytes, from) {
-            break;
+            return from;
         }
         from -= 1;
     }
+}
+
+/// The exact error of an input whose check first erred at `erred_at`.
+#[cold]
+#[inline(never)]
+pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Error {
+    // The DFA died at most `max_lag` bytes before the check erred, so it was
+    // alive before `erred_at - lag`, and restarts at a sequence start there.
+    let from = restart_point::<R>(bytes, erred_at.saturating_sub(R::VECTOR.max_lag));
     match R::AUTOMATON.validate_from(bytes, from, R::AUTOMATON.start) {
         Err(e) => e,
         Ok(()) => {
