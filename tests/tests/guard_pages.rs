@@ -779,6 +779,61 @@ fn every_legacy31_path_this_cpu_runs_stays_inside_slices_beside_guard_pages() {
     });
 }
 
+/// CESU-8's and WTF-8's own checks, whose pairing term carries lead bits
+/// from vector to vector and leaves a block open on a pending lead, on
+/// every path this CPU runs: every length of text dense with surrogates
+/// (valid in the dialect, so that the check reads to the end), against
+/// either guard page.
+#[test]
+fn the_pairing_checks_of_cesu8_and_wtf8_stay_inside_slices_beside_guard_pages() {
+    const PAIR: &[u8] = b"\xED\xA0\xBD\xED\xB8\x80";
+    const LEAD: &[u8] = b"\xED\xA0\xBD";
+    const TRAIL: &[u8] = b"\xED\xB8\x80";
+    let cesu8_text = [PAIR, b"a", PAIR, PAIR, "é€".as_bytes()].concat();
+    let wtf8_text = [LEAD, b"b", TRAIL, LEAD, LEAD, "😀".as_bytes(), TRAIL, LEAD].concat();
+    let checks: [(&str, PathFn, Validate, &[u8]); 2] = [
+        (
+            "paths::ruleset::<Cesu8>",
+            paths::ruleset::<cesu8::Cesu8>,
+            cesu8::validate_const,
+            &cesu8_text,
+        ),
+        (
+            "paths::ruleset::<Wtf8>",
+            paths::ruleset::<wtf8::Wtf8>,
+            wtf8::validate_const,
+            &wtf8_text,
+        ),
+    ];
+    let mut memory = GuardedPages::new(LONGEST);
+    for (name, run, reference, period) in checks {
+        let text = period.repeat(LONGEST / period.len() + 1);
+        let paths = forced_paths(run);
+        for edge in EDGES {
+            for len in 0..=LONGEST {
+                let case = Case {
+                    edge,
+                    len,
+                    text: "surrogate-dense text",
+                    error: None,
+                };
+                let slice = memory.place(edge, &text[..len]);
+                let want = verdict(reference(slice));
+                for &path in &paths {
+                    watch(Entry::Named(name), case, slice);
+                    expect(
+                        Entry::Named(name),
+                        case,
+                        slice,
+                        run(path, slice).map(verdict),
+                        Some(want),
+                    );
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The coarse sweeps: the same code through more layers.
 

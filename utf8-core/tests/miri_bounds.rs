@@ -471,6 +471,68 @@ fn every_legacy31_path_of_this_level_stays_inside_the_allocation_at_every_length
     });
 }
 
+/// CESU-8's and WTF-8's own checks, whose pairing term carries lead bits
+/// from vector to vector and leaves a block open on a pending lead: text
+/// dense with surrogates (valid in the dialect, so that the check reads to
+/// the end, and cut anywhere), at every fifth length.
+#[test]
+fn the_pairing_checks_of_cesu8_and_wtf8_stay_inside_the_allocation() {
+    const PAIR: &[u8] = b"\xED\xA0\xBD\xED\xB8\x80";
+    const LEAD: &[u8] = b"\xED\xA0\xBD";
+    const TRAIL: &[u8] = b"\xED\xB8\x80";
+    let cesu8_text = [PAIR, b"a", PAIR, PAIR, "\u{e9}\u{20ac}".as_bytes()].concat();
+    let wtf8_text = [
+        LEAD,
+        b"b",
+        TRAIL,
+        LEAD,
+        LEAD,
+        "\u{1F600}".as_bytes(),
+        TRAIL,
+        LEAD,
+    ]
+    .concat();
+    type Validate = fn(&[u8]) -> Result<(), Utf8Error>;
+    let checks: [(&str, PathFn, Validate, &[u8]); 2] = [
+        (
+            "paths::ruleset::<Cesu8>",
+            paths::ruleset::<utf8_core::cesu8::Cesu8>,
+            utf8_core::cesu8::validate_const,
+            &cesu8_text,
+        ),
+        (
+            "paths::ruleset::<Wtf8>",
+            paths::ruleset::<utf8_core::wtf8::Wtf8>,
+            utf8_core::wtf8::validate_const,
+            &wtf8_text,
+        ),
+    ];
+    for (name, run, reference, period) in checks {
+        let Some(path) = vector_path(run) else {
+            continue;
+        };
+        let text = period.repeat(300 / period.len() + 1);
+        for len in (0..=300).step_by(5) {
+            let bytes = &text[..len];
+            let want = verdict(reference(bytes));
+            let mut placed = placements(len, &[len * 29 % BLOCK])
+                .pop()
+                .expect("one placement");
+            let alignment = placed.alignment();
+            let slice = placed.bytes();
+            slice.copy_from_slice(bytes);
+            let got = run(path, slice).map(verdict);
+            expect(
+                &format!("{name} on {path:?}"),
+                &len,
+                alignment,
+                got,
+                Some(want),
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The other entry points, on fewer inputs.
 

@@ -34,7 +34,7 @@
 //! | form | module | product |
 //! |---|---|---|
 //! | one shift per byte | [`shift`] | [`shift::ShiftDfa`] |
-//! | a vector check, proved on the product automaton | [`simd`] | [`simd::SimdTables`], or why not: [`simd::Declined`] |
+//! | a vector check, proved on the product automaton (with a pairing term where sequences depend on their neighbours: CESU-8, WTF-8) | [`simd`] | [`simd::SimdTables`], [`simd::Pairing`], or why not: [`simd::Declined`] |
 //! | valid UTF-8 without a few bytes is valid here too | [`utf8_shortcut`] | [`utf8_shortcut::Utf8Shortcut`], and its language's [`Tables`], which get a vector check of their own |
 //!
 //! A spec can also be a set of Unicode scalar values, such as the characters

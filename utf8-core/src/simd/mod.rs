@@ -215,7 +215,8 @@ macro_rules! algorithm {
         }
 
         /// The check before any input: boundary bytes, and no marker (the
-        /// generator proved that no lead marker ends on the boundary byte).
+        /// generator declines a pairing term whose lead marker can end on
+        /// the boundary byte).
         #[inline(always)]
         fn framing(r: &Registers) -> Before {
             Before {
