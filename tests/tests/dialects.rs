@@ -763,6 +763,21 @@ fn surrogate_pairs_and_lone_halves_across_every_vector_boundary() {
         [TRAIL.repeat(4), LEAD.repeat(4)].concat(),
     ];
     let mut input = Vec::new();
+    // A broken pair that straddles the start of a group of blocks (aligned
+    // in memory, so somewhere in 64 bytes after 256 and 512), after text
+    // that is not skipped: the check narrows the failing group down from
+    // what it followed, lead markers included.
+    for filler_len in (250..=330).chain(506..=586) {
+        for broken in [[LEAD, TRAIL].concat(), [&LEAD[..], b"a"].concat()] {
+            input.clear();
+            input.extend("é".repeat(filler_len / 2).as_bytes());
+            input.extend(std::iter::repeat_n(b'x', filler_len % 2));
+            input.extend_from_slice(&broken);
+            input.extend("é".repeat(100).as_bytes());
+            check_cesu8(&input);
+            check_wtf8(&input);
+        }
+    }
     for run in &runs {
         for ascii in 0..=70 {
             for tail in [&b""[..], &[b'a'; 70][..], &b"\xC3\xA9"[..]] {

@@ -409,6 +409,26 @@ macro_rules! algorithm {
             r.load(&vectors[vectors.len() - 1])
         }
 
+        /// What block `index` of the body follows, read again from memory:
+        /// the last vector of the block before it, of the framed head, or
+        /// boundary bytes. Without a pairing term that is all a check
+        /// carries, and reading it again costs less than keeping a copy at
+        /// each group's start in registers.
+        #[inline(always)]
+        fn before_block<R: VectorLanguage>(r: &Registers, input: &Blocks<'_>, index: usize) -> Before {
+            let bytes = if index > 0 {
+                last_vector(r, &input.body[index - 1])
+            } else if !input.head.is_empty() {
+                last_vector(r, &framed(input.head, Align::End, R::VECTOR.boundary))
+            } else {
+                r.boundary
+            };
+            Before {
+                bytes,
+                marker_bits: r.zero,
+            }
+        }
+
         /// Where the check of `block`, which follows `before`, first errs:
         /// the index of its first lane with an error bit, or `BLOCK` if it
         /// does not err.
@@ -427,10 +447,11 @@ macro_rules! algorithm {
         }
 
         /// Where the check first errs in the body's blocks `from..to`, which
-        /// follow `before`, checked again one by one; the start of block
-        /// `to` if none errs alone (the error is then a sequence left open
-        /// before a run of ASCII, on whose first byte the automaton dies).
-        /// Only blocks the main loop checked are checked again.
+        /// follow `before` (read again from memory without a pairing term),
+        /// checked again one by one; the start of block `to` if none errs
+        /// alone (the error is then a sequence left open before a run of
+        /// ASCII, on whose first byte the automaton dies). Only blocks the
+        /// main loop checked are checked again.
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
@@ -441,7 +462,11 @@ macro_rules! algorithm {
             to: usize,
             before: Before,
         ) -> usize {
-            let mut before = before;
+            let mut before = if matches!(R::VECTOR.pairing.rule, PairRule::None) {
+                before_block::<R>(r, input, from)
+            } else {
+                before
+            };
             for index in from..to {
                 let checked = check_block::<R>(r, &input.body[index], before);
                 if checked.error.any() {
@@ -511,7 +536,9 @@ macro_rules! algorithm {
 
             // The error register is tested after a run of ASCII and otherwise
             // once every GROUP blocks; a failing group is narrowed to a block,
-            // checked again from what it followed.
+            // checked again from what it followed (kept only where the lead
+            // markers before it cannot be read again from memory).
+            let keeps_group_before = !matches!(R::VECTOR.pairing.rule, PairRule::None);
             let body = input.body;
             let mut error = r.zero;
             let mut group_start = 0;
@@ -541,7 +568,10 @@ macro_rules! algorithm {
                     }
                     before = after_skipped(&r, last_vector(&r, &body[index - 1]));
                     open = r.zero;
-                    (group_start, since_test, group_before) = (index, 0, before);
+                    (group_start, since_test) = (index, 0);
+                    if keeps_group_before {
+                        group_before = before;
+                    }
                     continue;
                 }
                 let checked = check_block::<R>(&r, &body[index], before);
@@ -559,7 +589,10 @@ macro_rules! algorithm {
                             group_before,
                         ));
                     }
-                    (group_start, since_test, group_before) = (index, 0, before);
+                    (group_start, since_test) = (index, 0);
+                    if keeps_group_before {
+                        group_before = before;
+                    }
                 }
             }
             if error.any() {
