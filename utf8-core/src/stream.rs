@@ -20,10 +20,10 @@ use crate::{Rfc3629, Utf8Error};
 ///
 /// Each piece runs on the same vector or shift-DFA path as one-shot
 /// validation; only the few bytes that complete a sequence begun in the
-/// previous piece are read one at a time. The dialects without a vector
-/// check of their own (CESU-8, modified UTF-8, WTF-8) take the UTF-8
-/// shortcut as in one-shot validation: RFC 3629's vector check wherever the
-/// text is also UTF-8, their automaton around the sequences where it is not.
+/// previous piece are read one at a time. Modified UTF-8 runs its own
+/// vector check; CESU-8 and WTF-8 take the UTF-8 shortcut as in one-shot
+/// validation: a UTF-8 vector check wherever the text is also UTF-8, their
+/// own vector check (with its pairing term) where it is not.
 ///
 /// ```
 /// let mut validator = utf8_core::Validator::new();
