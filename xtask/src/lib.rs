@@ -121,47 +121,75 @@ fn render(ruleset: &Ruleset) -> String {
                 );
             }
             let _ = writeln!(out, "```text\n{simd:?}```");
+            if let Some(section) = shortcut_section(tables, Some(&simd)) {
+                out.push_str(&section);
+            }
         }
         Err(declined) => {
             let _ = writeln!(out, "## Vectorised check\n\nDeclined: {declined}.");
-            out.push_str(&shortcut_section(tables));
+            out.push_str(&shortcut_section(tables, None).unwrap_or_else(|| {
+                "\nNo UTF-8 shortcut either: the bytes on which this ruleset and UTF-8 part do not fit in two ranges, so every input runs on the shift DFA.\n".to_string()
+            }));
         }
     }
     out
 }
 
-/// For a ruleset without a vector check of its own: the UTF-8 shortcut it
-/// runs on instead, and the check of the shortcut's language.
-fn shortcut_section(tables: &utf8_spec::Tables) -> String {
+/// The UTF-8 shortcut a ruleset runs on before its own check, and the check
+/// of the shortcut's language: for a ruleset without a check of its own
+/// (`own` is `None`), or whose own check costs more per block than the
+/// shortcut's (a pairing term or more table sets), the rule `utf8-core`'s
+/// `Tables::shortcut_first` applies. `None` where it has no shortcut or
+/// runs its own check first.
+fn shortcut_section(
+    tables: &utf8_spec::Tables,
+    own: Option<&utf8_spec::simd::SimdTables>,
+) -> Option<String> {
     let utf8 = utf8_spec::rulesets::RFC3629
         .derive()
         .expect("RFC 3629 derives");
-    let Some(shortcut) = utf8_spec::utf8_shortcut::Utf8Shortcut::find(tables, utf8.tables()) else {
-        return "\nNo UTF-8 shortcut either: the bytes on which this ruleset and UTF-8 part do not fit in two ranges, so every input runs on the shift DFA.\n".to_string();
-    };
+    let shortcut = utf8_spec::utf8_shortcut::Utf8Shortcut::find(tables, utf8.tables())?;
+    let language = shortcut.language(utf8.tables());
+    let language_check = utf8_spec::simd::SimdTables::new(&language);
+    if let Some(own) = own {
+        let shortcut_sets = language_check.as_ref().map_or(1, |s| s.sets().len());
+        if own.pairing().is_none() && own.sets().len() <= shortcut_sets {
+            return None;
+        }
+    }
     let forbidden: Vec<String> = shortcut
         .forbidden()
         .iter()
         .map(ToString::to_string)
         .collect();
-    let forbidden = if forbidden.is_empty() {
-        "no byte".to_string()
+    let (valid_utf8, check) = if forbidden.is_empty() {
+        (
+            "Valid UTF-8".to_string(),
+            "Its language is UTF-8 itself, and its check RFC 3629's.".to_string(),
+        )
     } else {
-        forbidden.join(", ")
+        let check = match language_check {
+            Ok(simd) => format!(
+                "Its language, valid UTF-8 without those bytes ({} states), gets a check of its own, which finds where the shortcut stops in one pass:\n\n```text\n{simd:?}```",
+                language.state_count()
+            ),
+            Err(declined) => format!(
+                "Its language, valid UTF-8 without those bytes, gets no check of its own ({declined}): RFC 3629's check runs, then a scan for the forbidden bytes."
+            ),
+        };
+        (
+            format!("Valid UTF-8 holding none of {}", forbidden.join(", ")),
+            check,
+        )
     };
-    let language = shortcut.language(utf8.tables());
-    let check = match utf8_spec::simd::SimdTables::new(&language) {
-        Ok(simd) => format!(
-            "Its language, valid UTF-8 without those bytes ({} states), gets a check of its own, which finds where the shortcut stops in one pass:\n\n```text\n{simd:?}```",
-            language.state_count()
-        ),
-        Err(declined) => format!(
-            "Its language, valid UTF-8 without those bytes, gets no check of its own ({declined}): RFC 3629's check runs, then a scan for the forbidden bytes."
-        ),
+    let where_it_stops = if own.is_some() {
+        "this ruleset's own check, which costs more per block, reads only from where the shortcut stops"
+    } else {
+        "this ruleset's automaton reads only the sequences around where the two part"
     };
-    format!(
-        "\n## UTF-8 shortcut\n\nValid UTF-8 holding {forbidden} is valid under this ruleset and leaves its automaton in the start state (found on the product automaton with RFC 3629's), so validation settles such stretches without this ruleset's automaton, which reads only the sequences around where the two part.\n\n{check}\n"
-    )
+    Some(format!(
+        "\n## UTF-8 shortcut\n\n{valid_utf8} is valid under this ruleset and leaves its automaton in the start state (found on the product automaton with RFC 3629's), so validation settles such stretches first; {where_it_stops}.\n\n{check}\n"
+    ))
 }
 
 /// Writes every generated file; returns the paths that changed.
