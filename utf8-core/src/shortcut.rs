@@ -28,7 +28,7 @@ use crate::automaton::Progress;
 use crate::paths::{self, Path};
 use crate::ruleset::Ruleset;
 use crate::shift::{self, Walked};
-use crate::simd::{self, ShortcutLanguage};
+use crate::simd::{self, ShortcutLanguage, VectorLanguage};
 use crate::{Rfc3629, Utf8Error, scan};
 
 /// Which checks the shortcut runs, and where.
@@ -45,24 +45,14 @@ pub(crate) enum Via {
 }
 
 impl Via {
-    /// The vector check of `R`'s shortcut language, where `R` has one and
-    /// this path runs vectors (the vector entry points answer `None` for a
-    /// language without a check).
+    /// The vector check of `L` (`R`'s shortcut language, or `R` itself),
+    /// where `L` has one and this path runs vectors (the vector entry
+    /// points answer `None` for a language without a check).
     #[inline(always)]
-    fn language<R: Ruleset>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
+    fn vector<L: VectorLanguage>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
         match self {
-            Via::OneShot | Via::Piece => simd::validate_detected::<ShortcutLanguage<R>>(bytes),
-            Via::Path(Path::Simd(level)) => simd::validate_at::<ShortcutLanguage<R>>(level, bytes),
-            Via::Path(_) => None,
-        }
-    }
-
-    /// `R`'s own vector check, where it has one and this path runs vectors.
-    #[inline(always)]
-    fn own<R: Ruleset>(self, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-        match self {
-            Via::OneShot | Via::Piece => simd::validate_detected::<R>(bytes),
-            Via::Path(Path::Simd(level)) => simd::validate_at::<R>(level, bytes),
+            Via::OneShot | Via::Piece => simd::validate_detected::<L>(bytes),
+            Via::Path(Path::Simd(level)) => simd::validate_at::<L>(level, bytes),
             Via::Path(_) => None,
         }
     }
@@ -107,7 +97,7 @@ const FIRST_VECTOR_WINDOW: usize = 1024;
 /// forbidden byte's.
 #[inline(always)]
 fn settled<R: Ruleset>(bytes: &[u8], via: Via) -> (usize, bool) {
-    if let Some(result) = via.language::<R>(bytes) {
+    if let Some(result) = via.vector::<ShortcutLanguage<R>>(bytes) {
         // The language's valid prefix ends a sequence of it: a UTF-8
         // sequence boundary.
         return match result {
@@ -202,7 +192,7 @@ fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error
         if R::TABLES.vector.available {
             let end = simd::restart_point::<R>(bytes, at.saturating_add(vector_window));
             if end > at {
-                match via.own::<R>(&bytes[at..end]) {
+                match via.vector::<R>(&bytes[at..end]) {
                     Some(Ok(())) => {
                         (at, last_accept) = (end, Some(end));
                         vector_window = next_window(vector_window, len, FIRST_VECTOR_WINDOW);

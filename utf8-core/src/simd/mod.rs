@@ -242,14 +242,7 @@ macro_rules! algorithm {
         /// bits that are not errors are cleared.
         #[inline(always)]
         fn with_pairing<R: VectorLanguage>(r: &Registers, bits: V, before_bits: V) -> V {
-            let lead_then = match R::VECTOR.pairing.distance {
-                1 => bits.prev(before_bits, 1),
-                2 => bits.prev(before_bits, 2),
-                3 => bits.prev(before_bits, 3),
-                4 => bits.prev(before_bits, 4),
-                _ => bits.prev(before_bits, 5),
-            }
-            .and(r.lead);
+            let lead_then = bits.prev(before_bits, R::VECTOR.pairing.distance).and(r.lead);
             let on_trail = lead_then.add(lead_then);
             match R::VECTOR.pairing.rule {
                 PairRule::None => bits,

@@ -201,7 +201,10 @@ fn trail_marker(tables: &Tables, pending: u8) -> Option<(PairBox, PairRule)> {
 /// `distance - 2` bytes before the byte that enters it.
 fn lead_marker(tables: &Tables, pending: u8, distance: usize) -> Option<PairBox> {
     let dead = tables.dead();
-    let representatives = class_representatives(tables);
+    let classes = tables.classes();
+    let representatives: Vec<u8> = (0..tables.class_count() as u8)
+        .map(|class| classes.representative(class))
+        .collect();
     let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
     // Paths of `distance` bytes into `pending`; the lead pair is their first two.
     for from in live_states(tables) {
@@ -227,7 +230,6 @@ fn lead_marker(tables: &Tables, pending: u8, distance: usize) -> Option<PairBox>
             }
         }
     }
-    let classes = tables.classes();
     let bytes_of = |representative: u8| {
         (0..=255u8).filter(move |&b| classes.class(b) == classes.class(representative))
     };
@@ -255,12 +257,4 @@ fn pair_box(pairs: &[(u8, u8)]) -> Option<PairBox> {
         cur_high: later.high,
         cur_low: later.low,
     })
-}
-
-/// One byte of each of the DFA's byte classes.
-fn class_representatives(tables: &Tables) -> Vec<u8> {
-    let mut seen = vec![false; tables.class_count()];
-    (0..=255u8)
-        .filter(|&b| !std::mem::replace(&mut seen[tables.classes().class(b) as usize], true))
-        .collect()
 }
