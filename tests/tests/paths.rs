@@ -721,6 +721,37 @@ fn each_kind_at_each_position(test: &'static str, form: &Form, fillers: &[Filler
     suite.finish();
 }
 
+/// Every kind of error at every position of every input length from
+/// `SIMD_THRESHOLD` to past [`IN_PLACE_BELOW`], in multi-byte filler: the
+/// inputs a vector level checks in place, by vectors that overlap where the
+/// length is not a whole number of them (and one vector more where they
+/// would overlap by less than a check looks back). Addresses do not matter
+/// there, so two alignments suffice.
+fn each_kind_at_each_position_of_each_short_length(test: &'static str, form: &Form) {
+    let mut suite = Suite::new(test, form);
+    let mut input = Vec::with_capacity(IN_PLACE_BELOW + 8);
+    for total in utf8_core::SIMD_THRESHOLD..IN_PLACE_BELOW + 8 {
+        for (index, &(kind, bytes)) in form.kinds.iter().enumerate() {
+            for position in 0..=total.saturating_sub(bytes.len()) {
+                let filler = Filler::Units(index + position);
+                let end = position + bytes.len();
+                input.clear();
+                filler.before(form.units, position, &mut input);
+                input.extend_from_slice(bytes);
+                filler.after(form.units, total - end, &mut input);
+                suite.check_at(&input, &[0, 1], || {
+                    format!("{kind} at position {position} of {total}")
+                });
+            }
+        }
+    }
+    suite.finish();
+}
+
+/// The length from which a vector level frames an input's ends in blocks
+/// instead of checking it in place (`utf8-core`'s `ALIGNED_FROM`).
+const IN_PLACE_BELOW: usize = 2 * BLOCK;
+
 /// xorshift64*, for reproducible random cases without a dependency.
 struct Rng(u64);
 
@@ -852,6 +883,11 @@ fn rfc3629_each_error_at_each_position_after_an_ascii_run() {
 }
 
 #[test]
+fn rfc3629_each_error_at_each_position_of_each_short_length() {
+    each_kind_at_each_position_of_each_short_length("rfc3629 errors in short inputs", &RFC3629);
+}
+
+#[test]
 fn rfc3629_random_mutations() {
     random_mutations("rfc3629 random", &RFC3629, 40_000, 0x5EED_3629);
 }
@@ -880,6 +916,11 @@ fn legacy31_each_error_at_each_position_after_multibyte_text() {
         &LEGACY31,
         &[Filler::Units(1)],
     );
+}
+
+#[test]
+fn legacy31_each_error_at_each_position_of_each_short_length() {
+    each_kind_at_each_position_of_each_short_length("legacy31 errors in short inputs", &LEGACY31);
 }
 
 #[test]

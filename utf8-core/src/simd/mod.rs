@@ -80,7 +80,7 @@ macro_rules! algorithm {
         use $crate::__private::PairRule;
         use $crate::simd::VectorLanguage;
         use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
-        use $crate::simd::{BLOCK, GROUP};
+        use $crate::simd::{BLOCK, GROUP, look_back};
 
         /// The ruleset's tables in registers, and the proof that this CPU has
         /// the module's target feature.
@@ -100,6 +100,9 @@ macro_rules! algorithm {
             /// The lead bit in a vector's last `distance` lanes, where a
             /// lead marker still waits for its trail at the vector's end.
             pending: V,
+            /// All ones but in a vector's first [`look_back`] lanes: the
+            /// lanes whose check does not depend on what the vector follows.
+            fresh: V,
         }
 
         /// The vector before the one being checked, and its pair bits in
@@ -142,6 +145,15 @@ macro_rules! algorithm {
                 }
                 lanes
             };
+            let fresh = const {
+                let mut lanes = [0xFFu8; V::LANES];
+                let mut k = 0;
+                while k < look_back::<R>() {
+                    lanes[k] = 0;
+                    k += 1;
+                }
+                lanes
+            };
             let lead = R::VECTOR.pairing.lead_bit;
             let t = &R::VECTOR.tables;
             // `byte - (threshold - 0x80)`, saturating, has its high bit set
@@ -179,6 +191,7 @@ macro_rules! algorithm {
                     not_lead: V::splat(!lead),
                     not_markers: V::splat(!(lead | lead << 1)),
                     pending: V::load(&pending),
+                    fresh: V::load(&fresh),
                 }
             }
         }
@@ -449,12 +462,14 @@ macro_rules! algorithm {
         #[inline(never)]
         #[target_feature(enable = $feature)]
         fn first_error<R: VectorLanguage>(
-            r: &Registers,
             input: &Blocks<'_>,
             from: usize,
             to: usize,
             before: Before,
         ) -> usize {
+            // SAFETY: this function is built with the module's target
+            // feature, so it runs only where the CPU has it.
+            let r = &unsafe { registers::<R>() };
             let mut before = if matches!(R::VECTOR.pairing.rule, PairRule::None) {
                 before_block::<R>(r, input, from)
             } else {
@@ -478,13 +493,121 @@ macro_rules! algorithm {
         #[inline(never)]
         #[target_feature(enable = $feature)]
         fn first_error_at_end<R: VectorLanguage>(
-            r: &Registers,
             input: &Blocks<'_>,
             tail: &[u8; BLOCK],
             before: Before,
         ) -> usize {
+            // SAFETY: this function is built with the module's target
+            // feature, so it runs only where the CPU has it.
+            let r = &unsafe { registers::<R>() };
             let at = first_error_in::<R>(r, tail, before).min(input.tail.len());
             input.body_offset(input.body.len()) + at
+        }
+
+        /// Whether `bytes`, at least a vector and less than [`ALIGNED_FROM`]
+        /// long, passes the check where it lies: its whole vectors in order from the boundary
+        /// bytes, then [`last_vectors`]. No framed copy of its end, whose
+        /// bytes a vector load could only take from the stores of the copy
+        /// (a store-forwarding stall per load, on strings where the check
+        /// itself is a handful of instructions). Without a pairing term,
+        /// whose markers reach further back than [`look_back`] counts.
+        #[inline(always)]
+        fn passes_in_place<R: VectorLanguage>(r: &Registers, bytes: &[u8]) -> bool {
+            let (vectors, rest) = bytes.as_chunks::<{ V::LANES }>();
+            let mut before = framing(r);
+            let mut error = r.zero;
+            for vector in vectors {
+                let (vector_error, next) = check::<R>(r, r.load(vector), before);
+                error = error.or(vector_error);
+                before = next;
+            }
+            if !rest.is_empty() {
+                let (vectors_error, last) = last_vectors::<R>(r, bytes, vectors.len() * V::LANES);
+                error = error.or(vectors_error);
+                before = last;
+            }
+            let open = before.bytes.saturating_sub(r.incomplete);
+            !error.or(open).any()
+        }
+
+        /// The check of the bytes of `bytes` from `checked` on, fewer than a
+        /// vector, by the vector that ends with the input, which overlaps
+        /// the bytes checked before it. Where the input holds the vector
+        /// before that one, the check follows it and is exact; otherwise it
+        /// follows boundary bytes and only its [`Registers::fresh`] lanes
+        /// count, with one vector more when the overlap is shorter than
+        /// [`look_back`]. Returns the error bits, each lane checked exactly
+        /// (in some vector), and what follows the input.
+        #[inline(always)]
+        fn last_vectors<R: VectorLanguage>(
+            r: &Registers,
+            bytes: &[u8],
+            checked: usize,
+        ) -> (V, Before) {
+            let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
+                unreachable!("an input checked in place holds a vector")
+            };
+            let last_at = bytes.len() - V::LANES;
+            if let Some(prior) = bytes[..last_at].last_chunk::<{ V::LANES }>() {
+                let prior = Before {
+                    bytes: r.load(prior),
+                    marker_bits: r.zero,
+                };
+                return check::<R>(r, r.load(last), prior);
+            }
+            let mut error = r.zero;
+            if checked - last_at < look_back::<R>() {
+                // The last vector's fresh lanes start after `checked`: the
+                // vector whose fresh lanes start there covers the gap.
+                let Some(middle) = bytes[checked - look_back::<R>()..].first_chunk::<{ V::LANES }>()
+                else {
+                    unreachable!("the gap lies a vector or more before the end")
+                };
+                error = check::<R>(r, r.load(middle), framing(r)).0.and(r.fresh);
+            }
+            let (last_error, after) = check::<R>(r, r.load(last), framing(r));
+            (error.or(last_error.and(r.fresh)), after)
+        }
+
+        /// Where the check of [`passes_in_place`] first errs: its vectors
+        /// checked again one by one in order of position, each lane exactly
+        /// in the first that counts it; the end of the input for a sequence
+        /// left open there.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        fn first_error_in_place<R: VectorLanguage>(bytes: &[u8]) -> usize {
+            // SAFETY: this function is built with the module's target
+            // feature, so it runs only where the CPU has it.
+            let r = &unsafe { registers::<R>() };
+            let (vectors, rest) = bytes.as_chunks::<{ V::LANES }>();
+            let mut before = framing(r);
+            for (index, vector) in vectors.iter().enumerate() {
+                let (error, next) = check::<R>(r, r.load(vector), before);
+                if error.any() {
+                    return index * V::LANES + error.first_nonzero();
+                }
+                before = next;
+            }
+            if !rest.is_empty() {
+                let checked = vectors.len() * V::LANES;
+                let last_at = bytes.len() - V::LANES;
+                let middle_at = checked - look_back::<R>();
+                if last_at < V::LANES && last_at > middle_at {
+                    let Some(middle) = bytes[middle_at..].first_chunk::<{ V::LANES }>() else {
+                        unreachable!("the gap lies a vector or more before the end")
+                    };
+                    let error = check::<R>(r, r.load(middle), framing(r)).0.and(r.fresh);
+                    if error.any() {
+                        return middle_at + error.first_nonzero();
+                    }
+                }
+                let (error, _) = last_vectors::<R>(r, bytes, checked);
+                if error.any() {
+                    return last_at + error.first_nonzero();
+                }
+            }
+            bytes.len()
         }
 
         /// Checks `bytes`; on failure returns the position where the check
@@ -506,6 +629,16 @@ macro_rules! algorithm {
             }
             // SAFETY: the caller promises the target feature.
             let r = unsafe { registers::<R>() };
+            if bytes.len() >= V::LANES
+                && bytes.len() < ALIGNED_FROM
+                && matches!(R::VECTOR.pairing.rule, PairRule::None)
+            {
+                return if passes_in_place::<R>(&r, bytes) {
+                    Ok(())
+                } else {
+                    Err(first_error_in_place::<R>(bytes))
+                };
+            }
             let input = Blocks::new(bytes);
 
             // The check was proved with boundary bytes before the input.
@@ -545,7 +678,6 @@ macro_rules! algorithm {
                     // the run.
                     if error.or(open).any() {
                         return Err(first_error::<R>(
-                            &r,
                             &input,
                             group_start,
                             index,
@@ -575,7 +707,6 @@ macro_rules! algorithm {
                 if since_test == GROUP {
                     if error.any() {
                         return Err(first_error::<R>(
-                            &r,
                             &input,
                             group_start,
                             index,
@@ -589,7 +720,7 @@ macro_rules! algorithm {
                 }
             }
             if error.any() {
-                return Err(first_error::<R>(&r, &input, group_start, index, group_before));
+                return Err(first_error::<R>(&input, group_start, index, group_before));
             }
 
             // A tail of ASCII reads like the boundary bytes after the input:
@@ -607,7 +738,7 @@ macro_rules! algorithm {
             let tail = framed(input.tail, Align::Start, R::VECTOR.boundary);
             let checked = check_block::<R>(&r, &tail, before);
             if checked.error.or(checked.open).any() {
-                Err(first_error_at_end::<R>(&r, &input, &tail, before))
+                Err(first_error_at_end::<R>(&input, &tail, before))
             } else {
                 Ok(())
             }
@@ -615,6 +746,18 @@ macro_rules! algorithm {
     };
 }
 pub(crate) use algorithm;
+
+/// How many lanes at the start of a vector the check of `R` reads from the
+/// vector before it, when there is no pairing term: one for the byte pair,
+/// and the bytes back to a sequence's lead for the continuation terms. The
+/// check of every later lane depends on the vector alone.
+pub(crate) const fn look_back<R: VectorLanguage>() -> usize {
+    if R::VECTOR.max_sequence_len > 2 {
+        R::VECTOR.max_sequence_len - 1
+    } else {
+        1
+    }
+}
 
 /// Whether every byte of `bytes` lies in `%x(boundary)-7F`, the bytes
 /// that the ASCII skip may pass over: the scalar test, for pieces shorter
