@@ -627,27 +627,178 @@ macro_rules! algorithm {
             {
                 return Ok(());
             }
-            // SAFETY: the caller promises the target feature.
-            let r = unsafe { registers::<R>() };
             if bytes.len() >= V::LANES
                 && bytes.len() < ALIGNED_FROM
                 && matches!(R::VECTOR.pairing.rule, PairRule::None)
             {
+                // SAFETY: the caller promises the target feature.
+                let r = unsafe { registers::<R>() };
                 return if passes_in_place::<R>(&r, bytes) {
                     Ok(())
                 } else {
                     Err(first_error_in_place::<R>(bytes))
                 };
             }
+            validate_blocks::<R>(bytes)
+        }
+
+        /// The vector of `bytes` at `at`, which the caller knows to lie
+        /// inside it.
+        #[inline(always)]
+        fn vector_at<'a>(bytes: &'a [u8], at: usize) -> &'a [u8; V::LANES] {
+            let Some(vector) = bytes[at..].first_chunk::<{ V::LANES }>() else {
+                unreachable!("a vector read in place lies inside the input")
+            };
+            vector
+        }
+
+        /// Checks the first `head_end` bytes of `bytes` (at least a vector,
+        /// less than two blocks, and less than the input) in place: by
+        /// vectors from the boundary bytes, the last of which may run past
+        /// `head_end` into bytes the main loop checks again. Returns the
+        /// error bits and, as for a block, what the bytes from `head_end`
+        /// follow, read again from memory.
+        #[inline(always)]
+        fn check_head<R: VectorLanguage>(r: &Registers, bytes: &[u8], head_end: usize) -> Checked {
+            debug_assert!(head_end >= V::LANES && head_end < ALIGNED_FROM && head_end < bytes.len());
+            let mut before = framing(r);
+            let mut error = r.zero;
+            let mut skippable = r.zero;
+            let mut at = 0;
+            while at < head_end {
+                let vector = r.load(vector_at(bytes, at));
+                skippable = fold_skippable::<R>(skippable, vector);
+                let (vector_error, next) = check::<R>(r, vector, before);
+                error = error.or(vector_error);
+                before = next;
+                at += V::LANES;
+            }
+            let last = Before {
+                bytes: r.load(vector_at(bytes, head_end - V::LANES)),
+                marker_bits: r.zero,
+            };
+            if R::VECTOR.ascii_skip && all_skippable::<R>(skippable) {
+                // As after a skipped block: nothing can be open.
+                return Checked { error: r.zero, open: r.zero, last };
+            }
+            Checked {
+                error,
+                open: last.bytes.saturating_sub(r.incomplete),
+                last,
+            }
+        }
+
+        /// Checks the bytes of `bytes` from `tail_at` (fewer than a block,
+        /// following `before`) in place: whole vectors, then the vector that
+        /// ends with the input, which follows the vector before it read
+        /// again from memory (the input holds two blocks). Returns the error
+        /// bits and whether a sequence is left open at the end.
+        #[inline(always)]
+        fn check_tail<R: VectorLanguage>(
+            r: &Registers,
+            bytes: &[u8],
+            tail_at: usize,
+            before: Before,
+        ) -> Checked {
+            debug_assert!(bytes.len() >= ALIGNED_FROM && bytes.len() - tail_at < BLOCK);
+            let mut before = before;
+            let mut error = r.zero;
+            let mut at = tail_at;
+            while bytes.len() - at >= V::LANES {
+                let (vector_error, next) = check::<R>(r, r.load(vector_at(bytes, at)), before);
+                error = error.or(vector_error);
+                before = next;
+                at += V::LANES;
+            }
+            if at < bytes.len() {
+                let last_at = bytes.len() - V::LANES;
+                let prior = Before {
+                    bytes: r.load(vector_at(bytes, last_at - V::LANES)),
+                    marker_bits: r.zero,
+                };
+                let (last_error, last) = check::<R>(r, r.load(vector_at(bytes, last_at)), prior);
+                error = error.or(last_error);
+                before = last;
+            }
+            Checked {
+                error,
+                open: before.bytes.saturating_sub(r.incomplete),
+                last: before,
+            }
+        }
+
+        /// Where [`check_tail`] first errs: its vectors checked again one
+        /// by one; the end of the input for a sequence left open there.
+        #[cold]
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        fn first_error_in_tail<R: VectorLanguage>(bytes: &[u8], tail_at: usize, before: Before) -> usize {
+            // SAFETY: this function is built with the module's target
+            // feature, so it runs only where the CPU has it.
+            let r = &unsafe { registers::<R>() };
+            let mut before = before;
+            let mut at = tail_at;
+            while bytes.len() - at >= V::LANES {
+                let (error, next) = check::<R>(r, r.load(vector_at(bytes, at)), before);
+                if error.any() {
+                    return at + error.first_nonzero();
+                }
+                before = next;
+                at += V::LANES;
+            }
+            if at < bytes.len() {
+                let last_at = bytes.len() - V::LANES;
+                let prior = Before {
+                    bytes: r.load(vector_at(bytes, last_at - V::LANES)),
+                    marker_bits: r.zero,
+                };
+                let (error, _) = check::<R>(r, r.load(vector_at(bytes, last_at)), prior);
+                if error.any() {
+                    return last_at + error.first_nonzero();
+                }
+            }
+            bytes.len()
+        }
+
+        /// [`validate`] by blocks: the main loop, out of line so that a
+        /// string checked in place does not pay for its stack frame.
+        #[inline(never)]
+        #[target_feature(enable = $feature)]
+        fn validate_blocks<R: VectorLanguage>(bytes: &[u8]) -> Result<(), usize> {
+            // SAFETY: this function is built with the module's target
+            // feature, so it runs only where the CPU has it.
+            let r = unsafe { registers::<R>() };
             let input = Blocks::new(bytes);
+            // Without a pairing term (whose markers a vector read again
+            // from memory would not carry) the head and tail of an input of
+            // two blocks or more are checked where they lie, instead of in
+            // framed copies. (Shorter inputs come here only when shorter
+            // than a vector, or with a pairing term.)
+            let in_place =
+                matches!(R::VECTOR.pairing.rule, PairRule::None) && bytes.len() >= ALIGNED_FROM;
 
             // The check was proved with boundary bytes before the input.
             let mut before = framing(&r);
             let mut open = r.zero;
-            // A head of ASCII reads to the check like the boundary bytes
-            // before the input (the generator proved that before allowing the
-            // ASCII skip), so only a head with other bytes is framed and checked.
-            if !input.head.is_empty()
+            let mut first_block = 0;
+            if in_place && !input.head.is_empty() {
+                // A head shorter than a vector leaves no vector before the
+                // first block to read again: the head then runs through it.
+                let (head_end, after_head) = if input.head.len() >= V::LANES {
+                    (input.head.len(), 0)
+                } else {
+                    (input.head.len() + BLOCK, 1)
+                };
+                let head = check_head::<R>(&r, bytes, head_end);
+                if head.error.any() {
+                    return Err(first_error_in_place::<R>(&bytes[..head_end]));
+                }
+                (before, open, first_block) = (head.last, head.open, after_head);
+            } else if !input.head.is_empty()
+                // A head of ASCII reads to the check like the boundary bytes
+                // before the input (the generator proved that before allowing
+                // the ASCII skip), so only a head with other bytes is framed
+                // and checked.
                 && !(R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.head))
             {
                 let head = framed(input.head, Align::End, R::VECTOR.boundary);
@@ -667,10 +818,10 @@ macro_rules! algorithm {
             let keeps_group_before = !matches!(R::VECTOR.pairing.rule, PairRule::None);
             let body = input.body;
             let mut error = r.zero;
-            let mut group_start = 0;
+            let mut group_start = first_block;
             let mut group_before = before;
             let mut since_test = 0;
-            let mut index = 0;
+            let mut index = first_block;
             while index < body.len() {
                 if R::VECTOR.ascii_skip && is_skippable::<R>(&r, &body[index]) {
                     // ASCII reads to the check like boundary bytes: all that
@@ -729,6 +880,15 @@ macro_rules! algorithm {
             if R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.tail) {
                 return if open.any() {
                     Err(input.body_offset(body.len()))
+                } else {
+                    Ok(())
+                };
+            }
+            let tail_at = input.body_offset(body.len());
+            if in_place {
+                let tail = check_tail::<R>(&r, bytes, tail_at, before);
+                return if tail.error.or(tail.open).any() {
+                    Err(first_error_in_tail::<R>(bytes, tail_at, before))
                 } else {
                     Ok(())
                 };
