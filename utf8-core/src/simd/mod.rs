@@ -645,7 +645,7 @@ macro_rules! algorithm {
         /// The vector of `bytes` at `at`, which the caller knows to lie
         /// inside it.
         #[inline(always)]
-        fn vector_at<'a>(bytes: &'a [u8], at: usize) -> &'a [u8; V::LANES] {
+        fn vector_at(bytes: &[u8], at: usize) -> &[u8; V::LANES] {
             let Some(vector) = bytes[at..].first_chunk::<{ V::LANES }>() else {
                 unreachable!("a vector read in place lies inside the input")
             };
@@ -660,7 +660,7 @@ macro_rules! algorithm {
         /// follow, read again from memory.
         #[inline(always)]
         fn check_head<R: VectorLanguage>(r: &Registers, bytes: &[u8], head_end: usize) -> Checked {
-            debug_assert!(head_end >= V::LANES && head_end < ALIGNED_FROM && head_end < bytes.len());
+            debug_assert!((V::LANES..ALIGNED_FROM).contains(&head_end) && head_end < bytes.len());
             let mut before = framing(r);
             let mut error = r.zero;
             let mut skippable = r.zero;
