@@ -181,7 +181,22 @@ impl<R: Ruleset> Validator<R> {
     /// until the automaton is back at the start state or `piece` ends;
     /// returns how many bytes of `piece` that took.
     fn back_to_start(&mut self, piece: &[u8]) -> Result<usize, Utf8Error> {
+        if self.state == R::TABLES.automaton.start {
+            return Ok(0);
+        }
         let mut from = 0;
+        let vector = &R::TABLES.vector;
+        if vector.available {
+            // The continuation bytes at the start of the piece, as many as a
+            // sequence can hold, in one run; then a byte at a time where
+            // that was not the end of the sequence (a pairing term's trail).
+            from = piece
+                .iter()
+                .take(vector.max_sequence_len)
+                .position(|&byte| !vector.is_continuation[byte as usize])
+                .unwrap_or(piece.len().min(vector.max_sequence_len));
+            self.run(&piece[..from])?;
+        }
         while self.state != R::TABLES.automaton.start && from < piece.len() {
             self.run(&piece[from..from + 1])?;
             from += 1;
@@ -222,13 +237,15 @@ impl<R: Ruleset> Validator<R> {
     }
 }
 
-/// Where the last sequence of `bytes` may start: the last byte, among the
-/// final bytes a sequence can span, that is not a continuation byte. Only a
+/// Where the last sequence of `bytes` may start if the bytes end inside
+/// it: the last byte, among the final bytes a sequence can span, that is
+/// not a continuation byte. The end of `bytes` where they end after a
+/// whole sequence by the vector check's end test (or where the derivation
+/// found no continuation bytes: the vector check was declined). Only a
 /// guess that makes the common case fast — whatever the bytes, the caller's
-/// result is exact. Where the derivation found no continuation bytes (the
-/// vector check was declined) there is no guess: the whole input.
+/// result is exact.
 fn last_sequence_start<R: Ruleset>(bytes: &[u8]) -> usize {
-    if !R::TABLES.vector.available {
+    if !R::TABLES.vector.available || !ends_inside_sequence::<R>(bytes) {
         return bytes.len();
     }
     let window = R::TABLES
@@ -240,6 +257,18 @@ fn last_sequence_start<R: Ruleset>(bytes: &[u8]) -> usize {
         .rev()
         .find(|&i| !R::TABLES.vector.is_continuation[bytes[i] as usize])
         .unwrap_or(bytes.len())
+}
+
+/// Whether `bytes` end inside a sequence by the vector check's end test:
+/// the byte `k` before the end at least `incomplete[k - 1]` (a lead that
+/// needs more than `k - 1` continuation bytes), for any `k` a sequence can
+/// reach back. Proved equal to the check's closing bytes for input the
+/// check passes; for other input a guess like any.
+fn ends_inside_sequence<R: Ruleset>(bytes: &[u8]) -> bool {
+    let vector = &R::TABLES.vector;
+    (1..vector.max_sequence_len)
+        .take_while(|&k| k <= bytes.len())
+        .any(|k| bytes[bytes.len() - k] >= vector.incomplete[k - 1])
 }
 
 impl<R: Ruleset> Default for Validator<R> {

@@ -76,7 +76,30 @@ pub(crate) const GROUP: usize = 4;
 /// that the CPU has it, and `Registers::load` is the one place where input
 /// bytes become vectors.
 macro_rules! algorithm {
+    // A level with vectors wider than the shortest input it is given hands
+    // an input shorter than its vector to the `$narrower` level, whose
+    // feature its own implies.
+    ($feature:literal, narrower: $narrower:path) => {
+        /// An input shorter than a vector, checked in place by the
+        /// narrower level's vectors instead of in a framed block.
+        #[inline(always)]
+        fn narrower<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), usize>> {
+            use $narrower as narrower;
+            // SAFETY: only called from this module's functions, built with
+            // its target feature, which implies the narrower level's.
+            Some(unsafe { narrower::validate::<R>(bytes) })
+        }
+        $crate::simd::algorithm!(@body $feature);
+    };
     ($feature:literal) => {
+        /// No narrower level: a short input is framed.
+        #[inline(always)]
+        fn narrower<R: VectorLanguage>(_bytes: &[u8]) -> Option<Result<(), usize>> {
+            None
+        }
+        $crate::simd::algorithm!(@body $feature);
+    };
+    (@body $feature:literal) => {
         use $crate::__private::PairRule;
         use $crate::simd::VectorLanguage;
         use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
@@ -626,6 +649,12 @@ macro_rules! algorithm {
                 && unsafe { short_is_skippable::<R>(bytes) }
             {
                 return Ok(());
+            }
+            if bytes.len() < V::LANES
+                && matches!(R::VECTOR.pairing.rule, PairRule::None)
+                && let Some(result) = narrower::<R>(bytes)
+            {
+                return result;
             }
             if bytes.len() >= V::LANES
                 && bytes.len() < ALIGNED_FROM

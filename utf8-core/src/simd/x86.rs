@@ -150,7 +150,7 @@ pub(crate) mod avx512 {
         }
     }
 
-    crate::simd::algorithm!("avx512f,avx512bw");
+    crate::simd::algorithm!("avx512f,avx512bw", narrower: super::avx2);
 }
 
 pub(crate) mod avx2 {
@@ -295,7 +295,7 @@ pub(crate) mod avx2 {
         }
     }
 
-    crate::simd::algorithm!("avx2");
+    crate::simd::algorithm!("avx2", narrower: super::sse41);
 }
 
 pub(crate) mod sse41 {
