@@ -149,19 +149,15 @@ crate::ruleset!(@inherent pub Rfc3629);
 /// than loading the tables into vector registers.
 pub const SIMD_THRESHOLD: usize = 16;
 
-/// Inputs of this length and longer first read a scalar lead (see
-/// [`SCALAR_LEAD`]); shorter ones go to the vector check whole, in at most
-/// two blocks, where an early error costs no more than a late one.
+/// Inputs of this length and longer first read a scalar lead (`shift::lead`:
+/// the ASCII at their start, and the first sequence after it); shorter ones
+/// go to the vector check whole, where an early error costs no more than a
+/// late one.
 const LEAD_FROM: usize = 128;
 
-/// How many bytes the shift DFA reads before the vector check starts: enough
-/// to find an error at the very start of an input (common in text that is
-/// not UTF-8 at all) without paying for vector set-up.
-const SCALAR_LEAD: usize = 32;
-
-/// How far the shift DFA's lead goes on through ASCII: where `core::str`
-/// finds an error in a Latin-1 file read as UTF-8 faster than vector
-/// registers can be set up and a block framed.
+/// How far the scalar lead goes on through ASCII: where `core::str` finds
+/// an error in a Latin-1 file read as UTF-8 faster than vector registers
+/// can be set up.
 const SCALAR_LEAD_ASCII: usize = 256;
 
 /// The fastest path this CPU has for `R`. Inlined into each entry point, so
@@ -219,7 +215,7 @@ fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// with a vector check.
 fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
-    let from = shift::lead::<R>(lead, SCALAR_LEAD)?;
+    let from = shift::lead::<R>(lead)?;
     let rest = &bytes[from..];
     let result = if rest.len() >= simd::BLOCK {
         simd::validate_detected::<R>(rest)

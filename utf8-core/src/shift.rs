@@ -241,46 +241,39 @@ pub(crate) fn short_is_ascii(bytes: &[u8]) -> bool {
     high & HIGH_BITS == 0
 }
 
-/// Reads the start of an input: its first `min_len` bytes, and on through
-/// `lead` while it is ASCII. Returns the exact error if the automaton dies
-/// there, otherwise the end of the last complete sequence read (where a
-/// faster path can start as at the start of an input). Only for rulesets
-/// whose start state is their one accepting state, as the vector check
-/// requires.
+/// Reads the start of an input: on through `lead` while it is ASCII, then
+/// the first sequence that is not, one byte at a time. Returns the exact
+/// error if the automaton dies there, otherwise the end of the last
+/// complete sequence read (where a faster path can start as at the start
+/// of an input). Only for rulesets whose start state is their one
+/// accepting state, as the vector check requires.
 ///
 /// An error early in text that is mostly ASCII (a Latin-1 file read as
-/// UTF-8) is then found here, 16 bytes a test, as `core::str` finds it,
-/// without paying for vector set-up; text with more non-ASCII goes to the
-/// vector check after `min_len` bytes.
+/// UTF-8, whose first byte that is not ASCII is the error) is then found
+/// here, 16 bytes a test, as `core::str` finds it, without paying for
+/// vector set-up; text that is valid pays for one sequence of shift-DFA
+/// steps (a chain of dependent loads, several cycles a byte), not for a
+/// fixed stretch of them.
 #[inline]
-pub(crate) fn lead<R: Ruleset>(lead: &[u8], min_len: usize) -> Result<usize, Utf8Error> {
-    if !R::TABLES.shift.available {
-        return lead_by_automaton::<R>(&lead[..min_len.min(lead.len())]);
-    }
-    let skip_ascii = const { R::TABLES.automaton.ascii_loops_at_start() };
-    let mask = R::TABLES.shift.field_mask;
-    let mut state = R::TABLES.shift.start;
-    let mut boundary = 0;
+pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
     let mut at = 0;
-    let (chunks, rest) = lead.as_chunks::<CHUNK>();
-    for chunk in chunks {
-        if skip_ascii
-            && state.and(mask) == R::TABLES.shift.start
-            && u128::from_ne_bytes(*chunk) & HIGH_BITS == 0
-        {
+    if const { R::TABLES.automaton.ascii_loops_at_start() } {
+        for chunk in lead.as_chunks::<CHUNK>().0 {
+            let high = u128::from_le_bytes(*chunk) & HIGH_BITS;
+            if high != 0 {
+                // Little-endian: the lowest set bit is in the first byte
+                // that is not ASCII.
+                at += high.trailing_zeros() as usize / 8;
+                break;
+            }
             at += CHUNK;
-            boundary = at;
-            continue;
-        }
-        (state, boundary) = lead_bytes::<R>(chunk, state, boundary, at)?;
-        at += CHUNK;
-        // Past the minimum, the first chunk that is not ASCII is read (it
-        // holds the error of a Latin-1 file), then the vector check takes over.
-        if at >= min_len && boundary == at {
-            return Ok(at);
         }
     }
-    (_, boundary) = lead_bytes::<R>(rest, state, boundary, at)?;
+    if !R::TABLES.shift.available {
+        return lead_by_automaton::<R>(lead, at);
+    }
+    let sequence = &lead[at..lead.len().min(at + R::TABLES.vector.max_sequence_len)];
+    let (_, boundary) = lead_bytes::<R>(sequence, R::TABLES.shift.start, at, at)?;
     Ok(boundary)
 }
 
@@ -309,18 +302,21 @@ fn lead_bytes<R: Ruleset>(
     Ok((state, boundary))
 }
 
+/// [`lead`] by the automaton, where the shift DFA was not derived: the
+/// first sequence from `at`, where the ASCII before it ends.
 #[cold]
-fn lead_by_automaton<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+fn lead_by_automaton<R: Ruleset>(lead: &[u8], at: usize) -> Result<usize, Utf8Error> {
     let automaton = &R::TABLES.automaton;
     let mut state = automaton.start;
-    let mut boundary = 0;
-    for (i, &byte) in lead.iter().enumerate() {
+    let mut boundary = at;
+    let sequence = &lead[at..lead.len().min(at + R::TABLES.vector.max_sequence_len)];
+    for (i, &byte) in sequence.iter().enumerate() {
         state = automaton.next(state, byte);
         if state == automaton.dead {
-            return Err(R::TABLES.automaton.invalid(boundary, i));
+            return Err(R::TABLES.automaton.invalid(boundary, at + i));
         }
         if state == automaton.start {
-            boundary = i + 1;
+            boundary = at + i + 1;
         }
     }
     Ok(boundary)
