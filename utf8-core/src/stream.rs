@@ -206,6 +206,9 @@ impl<R: Ruleset> Validator<R> {
 
     /// Steps the automaton over `bytes`, the continuation of the stream.
     fn run(&mut self, bytes: &[u8]) -> Result<(), Utf8Error> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
         self.record(bytes.len(), R::TABLES.automaton.resume(self.state, bytes))
     }
 

@@ -690,31 +690,42 @@ macro_rules! algorithm {
         #[inline(always)]
         fn check_head<R: VectorLanguage>(r: &Registers, bytes: &[u8], head_end: usize) -> Checked {
             debug_assert!((V::LANES..ALIGNED_FROM).contains(&head_end) && head_end < bytes.len());
-            let mut before = framing(r);
-            let mut error = r.zero;
-            let mut skippable = r.zero;
-            let mut at = 0;
-            while at < head_end {
-                let vector = r.load(vector_at(bytes, at));
-                skippable = fold_skippable::<R>(skippable, vector);
-                let (vector_error, next) = check::<R>(r, vector, before);
-                error = error.or(vector_error);
-                before = next;
-                at += V::LANES;
-            }
             let last = Before {
                 bytes: r.load(vector_at(bytes, head_end - V::LANES)),
                 marker_bits: r.zero,
             };
-            if R::VECTOR.ascii_skip && all_skippable::<R>(skippable) {
+            if R::VECTOR.ascii_skip && vectors_skippable::<R>(r, bytes, 0, head_end) {
                 // As after a skipped block: nothing can be open.
                 return Checked { error: r.zero, open: r.zero, last };
+            }
+            let mut before = framing(r);
+            let mut error = r.zero;
+            let mut at = 0;
+            while at < head_end {
+                let (vector_error, next) = check::<R>(r, r.load(vector_at(bytes, at)), before);
+                error = error.or(vector_error);
+                before = next;
+                at += V::LANES;
             }
             Checked {
                 error,
                 open: last.bytes.saturating_sub(r.incomplete),
                 last,
             }
+        }
+
+        /// Whether the vectors of `bytes` from `from`, a vector apart and
+        /// starting before `to`, are all skippable (the last may run past
+        /// `to`; it lies inside `bytes`).
+        #[inline(always)]
+        fn vectors_skippable<R: VectorLanguage>(r: &Registers, bytes: &[u8], from: usize, to: usize) -> bool {
+            let mut acc = r.load(vector_at(bytes, from));
+            let mut at = from + V::LANES;
+            while at < to {
+                acc = fold_skippable::<R>(acc, r.load(vector_at(bytes, at)));
+                at += V::LANES;
+            }
+            all_skippable::<R>(acc)
         }
 
         /// Checks the bytes of `bytes` from `tail_at` (fewer than a block,
@@ -906,14 +917,17 @@ macro_rules! algorithm {
             // A tail of ASCII reads like the boundary bytes after the input:
             // what can fail is only a sequence left open before it, which the
             // end test (proved equal to the closing check) finds.
-            if R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.tail) {
-                return if open.any() {
-                    Err(input.body_offset(body.len()))
-                } else {
-                    Ok(())
-                };
-            }
             let tail_at = input.body_offset(body.len());
+            let tail_skippable = if in_place && !input.tail.is_empty() {
+                // The vectors that end with the input and cover the tail.
+                let from = bytes.len() - input.tail.len().div_ceil(V::LANES) * V::LANES;
+                vectors_skippable::<R>(&r, bytes, from, bytes.len())
+            } else {
+                $crate::simd::skippable::<R>(input.tail)
+            };
+            if R::VECTOR.ascii_skip && tail_skippable {
+                return if open.any() { Err(tail_at) } else { Ok(()) };
+            }
             if in_place {
                 let tail = check_tail::<R>(&r, bytes, tail_at, before);
                 return if tail.error.or(tail.open).any() {
