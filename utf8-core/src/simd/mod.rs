@@ -408,6 +408,20 @@ macro_rules! algorithm {
             all_skippable::<R>(acc)
         }
 
+        /// Whether two blocks are both all skippable, in one test.
+        #[inline(always)]
+        fn pair_skippable<R: VectorLanguage>(r: &Registers, first: &[u8; BLOCK], second: &[u8; BLOCK]) -> bool {
+            let firsts = first.as_chunks::<{ V::LANES }>().0;
+            let mut acc = r.load(&firsts[0]);
+            for vector in &firsts[1..] {
+                acc = fold_skippable::<R>(acc, r.load(vector));
+            }
+            for vector in second.as_chunks::<{ V::LANES }>().0 {
+                acc = fold_skippable::<R>(acc, r.load(vector));
+            }
+            all_skippable::<R>(acc)
+        }
+
         /// Whether `bytes`, shorter than two blocks, is all skippable: its
         /// whole vectors and the last vector's width at its end, which
         /// overlaps them, folded together. Under a vector's width, the
@@ -876,10 +890,14 @@ macro_rules! algorithm {
                         ));
                     }
                     index += 1;
-                    for block in &body[index..] {
-                        if !is_skippable::<R>(&r, block) {
-                            break;
-                        }
+                    // Two blocks a test through a run: past the last pair
+                    // that passes, at most one more block can.
+                    while index + 1 < body.len()
+                        && pair_skippable::<R>(&r, &body[index], &body[index + 1])
+                    {
+                        index += 2;
+                    }
+                    if index < body.len() && is_skippable::<R>(&r, &body[index]) {
                         index += 1;
                     }
                     before = after_skipped(&r, last_vector(&r, &body[index - 1]));
