@@ -235,6 +235,13 @@ fn take_dense(bytes: &[u8], mut at: usize, java: bool, out: &mut Vec<u8>) -> usi
             // Pairs back to back (emoji-dense text): one masked comparison
             // and four bytes written each.
             let from = at;
+            // Two pairs a test where two follow (16 bytes read), then one.
+            while let Some(sixteen) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>)
+                && let Some(eight) = two_surrogate_pairs(sixteen)
+            {
+                out.extend_from_slice(&eight);
+                at += 12;
+            }
             while let Some(c) = bytes.get(at..).and_then(surrogate_pair_at) {
                 out.extend_from_slice(&four_byte_form(c));
                 at += 6;
@@ -297,6 +304,43 @@ fn surrogate_pair_at(bytes: &[u8]) -> Option<u32> {
     let high = ((word >> 8) as u32 & 0x0F) << 6 | (word >> 16) as u32 & 0x3F;
     let low = ((word >> 32) as u32 & 0x0F) << 6 | (word >> 40) as u32 & 0x3F;
     Some(0x1_0000 + (high << 10) + low)
+}
+
+/// The UTF-8 of two surrogate pairs back to back at the start of
+/// `sixteen`, as one masked comparison of their twelve bytes: `None` unless
+/// both are pairs.
+#[inline(always)]
+fn two_surrogate_pairs(sixteen: &[u8; 16]) -> Option<[u8; 8]> {
+    const MASK: u64 = 0xC0_F0_FF_C0_F0_FF;
+    const PAIR: u64 = 0x80_B0_ED_80_A0_ED;
+    let word = u128::from_le_bytes(*sixteen);
+    let twelve = (MASK as u128) << 48 | MASK as u128;
+    if word & twelve != (PAIR as u128) << 48 | PAIR as u128 {
+        return None;
+    }
+    let first = pair_as_utf8(word as u64);
+    let second = pair_as_utf8((word >> 48) as u64);
+    Some((u64::from(second) << 32 | u64::from(first)).to_le_bytes())
+}
+
+/// The four UTF-8 bytes (little-endian) of the surrogate pair in the low
+/// six bytes of `pair` (little-endian, already matched), moved bit field by
+/// bit field rather than through the code point. With the pair's ten-bit
+/// halves H and L the character is U+10000 + H·2¹⁰ + L, so its UTF-8 is
+/// `F0 | W >> 6`, `80 | W & 3F`, `80 | (H & 3) << 4 | L >> 6`, `80 | L & 3F`
+/// with `W = 10 + H >> 2`; L's low six bits and their `10` prefix are the
+/// pair's last byte as it stands.
+#[inline(always)]
+fn pair_as_utf8(pair: u64) -> u32 {
+    // H >> 2: the high half's nibble (byte 1) and the top four of its
+    // last six bits (byte 2).
+    let w = ((pair >> 4) & 0xF0 | (pair >> 18) & 0x0F) as u32 + 0x10;
+    let lead = 0xF0 | w >> 6;
+    let second = (0x80 | w & 0x3F) << 8;
+    // (H & 3) << 4 from byte 2, L >> 6 from byte 4's nibble.
+    let third = (0x80_0000 | (pair << 4) & 0x30_0000 | (pair >> 16) & 0x0F_0000) as u32;
+    let last = ((pair >> 16) & 0xFF00_0000) as u32;
+    lead | second | third | last
 }
 
 /// The error of a strict conversion that cannot go on at `at`, a sequence
@@ -410,4 +454,62 @@ pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
     out.extend_from_slice(&bytes[at..]);
     debug_assert_eq!(out.len(), bytes.len() + growth);
     Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The six bytes of `c`'s surrogate pair, as CESU-8 writes it.
+    fn pair_bytes(c: char) -> [u8; 6] {
+        let mut units = [0u16; 2];
+        c.encode_utf16(&mut units);
+        let three = |unit: u16| {
+            [
+                0xE0 | (unit >> 12) as u8,
+                0x80 | ((unit >> 6) & 0x3F) as u8,
+                0x80 | (unit & 0x3F) as u8,
+            ]
+        };
+        let [a, b, c] = three(units[0]);
+        let [d, e, f] = three(units[1]);
+        [a, b, c, d, e, f]
+    }
+
+    #[test]
+    fn every_supplementary_character_converts_by_bit_fields_as_encode_utf8_writes_it() {
+        for c in (0x1_0000..=0x10_FFFF).filter_map(char::from_u32) {
+            let pair = pair_bytes(c);
+            let mut sixteen = [0u8; 16];
+            sixteen[..6].copy_from_slice(&pair);
+            sixteen[6..12].copy_from_slice(&pair_bytes('\u{1F600}'));
+            let mut utf8 = [0u8; 8];
+            c.encode_utf8(&mut utf8[..4]);
+            '\u{1F600}'.encode_utf8(&mut utf8[4..]);
+            assert_eq!(two_surrogate_pairs(&sixteen), Some(utf8), "{c:?}");
+            sixteen[6..12].copy_from_slice(&pair);
+            assert_eq!(surrogate_pair_at(&sixteen), Some(u32::from(c)), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn two_pairs_need_both_halves_of_both() {
+        let mut sixteen = [0u8; 16];
+        sixteen[..6].copy_from_slice(&pair_bytes('\u{10000}'));
+        sixteen[6..12].copy_from_slice(&pair_bytes('\u{10FFFF}'));
+        assert!(two_surrogate_pairs(&sixteen).is_some());
+        for at in 0..12 {
+            for flip in [0x40u8, 0x10, 0x01] {
+                let mut broken = sixteen;
+                broken[at] ^= flip;
+                // Flipping a bit inside a pair's free bits keeps a pair.
+                let still_pairs = matches!((at % 6, flip), (1 | 4, 0x01) | (2 | 5, 0x10 | 0x01));
+                assert_eq!(
+                    two_surrogate_pairs(&broken).is_some(),
+                    still_pairs,
+                    "byte {at} ^ {flip:#04x}"
+                );
+            }
+        }
+    }
 }
