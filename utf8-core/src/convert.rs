@@ -392,21 +392,24 @@ pub(crate) fn to_str_lossy<R: Ruleset>(bytes: &[u8], pairs: Pairs) -> Cow<'_, st
     Cow::Owned(into_string(out))
 }
 
-/// Appends the surrogate pair of supplementary character `c`, each half as
-/// UTF-8 would encode a code point of its value (`ED A0-BF xx`), six bytes
-/// in one append.
-#[inline]
-fn push_pair(c: u32, out: &mut Vec<u8>) {
-    let offset = c - 0x1_0000;
-    let (lead, trail) = (0xD800 | (offset >> 10), 0xDC00 | (offset & 0x3FF));
-    out.extend_from_slice(&[
-        0xED,
-        0x80 | ((lead >> 6) & 0x3F) as u8,
-        0x80 | (lead & 0x3F) as u8,
-        0xED,
-        0x80 | ((trail >> 6) & 0x3F) as u8,
-        0x80 | (trail & 0x3F) as u8,
-    ]);
+/// The surrogate pair (its six bytes, little-endian, then two zeros) of the
+/// supplementary character whose UTF-8 is `utf8` (little-endian), moved bit
+/// field by bit field. With the character at U+10000 + H·2¹⁰ + L, the pair
+/// is `ED`, `A0 | H >> 6`, `80 | H & 3F`, `ED`, `B0 | L >> 6`, `80 | L & 3F`;
+/// `H + 40` is the character's bits from the tenth up (`utf8`'s first three
+/// bytes), L's top four bits are the low nibble of its third byte, and
+/// `80 | L & 3F` is its last byte as it stands.
+#[inline(always)]
+fn utf8_as_pair(utf8: u32) -> [u8; 8] {
+    let [u0, u1, u2, u3] = utf8.to_le_bytes().map(u32::from);
+    let high = ((u0 & 0x07) << 8 | (u1 & 0x3F) << 2 | (u2 & 0x3F) >> 4) - 0x40;
+    let pair = 0xED
+        | u64::from(0xA0 | high >> 6) << 8
+        | u64::from(0x80 | high & 0x3F) << 16
+        | 0xED << 24
+        | u64::from(0xB0 | u2 & 0x0F) << 32
+        | u64::from(u3) << 40;
+    pair.to_le_bytes()
 }
 
 /// `text` in CESU-8 (`java`: modified UTF-8, with U+0000 as `C0 80`):
@@ -419,10 +422,9 @@ pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
         return Cow::Borrowed(bytes);
     };
     // Four bytes become six, one becomes two.
-    let growth: usize = bytes[first..]
-        .iter()
-        .map(|&byte| usize::from(is_long_lead(byte)) * 2 + usize::from(java && byte == 0))
-        .sum();
+    let growth = crate::scan::count(&bytes[first..], move |byte| {
+        u8::from(is_long_lead(byte)) * 2 + u8::from(java & (byte == 0))
+    });
     let mut out = Vec::with_capacity(bytes.len() + growth);
     let mut at = 0;
     while let Some(found) = find(&bytes[at..], special) {
@@ -433,15 +435,21 @@ pub(crate) fn from_str(text: &str, java: bool) -> Cow<'_, [u8]> {
         // are taken here, one at a time, rather than with one more call of
         // the vector scan each.
         while let Some(&byte) = bytes.get(at) {
-            if is_long_lead(byte)
-                && let Some(&[_, b1, b2, b3]) = bytes[at..].first_chunk::<4>()
+            // `text` is UTF-8: a lead of `F0` up starts four bytes, and the
+            // byte after them starts the next character.
+            if let Some(eight) = bytes[at..].first_chunk::<8>()
+                && u64::from_le_bytes(*eight) & 0xF0_0000_00F0 == 0xF0_0000_00F0
             {
-                // `text` is UTF-8: a lead of `F0` up starts four bytes.
-                let c = u32::from(byte & 0x07) << 18
-                    | u32::from(b1 & 0x3F) << 12
-                    | u32::from(b2 & 0x3F) << 6
-                    | u32::from(b3 & 0x3F);
-                push_pair(c, &mut out);
+                let word = u64::from_le_bytes(*eight);
+                let first = utf8_as_pair(word as u32);
+                let second = utf8_as_pair((word >> 32) as u32);
+                out.extend_from_slice(&first[..6]);
+                out.extend_from_slice(&second[..6]);
+                at += 8;
+            } else if is_long_lead(byte)
+                && let Some(four) = bytes[at..].first_chunk::<4>()
+            {
+                out.extend_from_slice(&utf8_as_pair(u32::from_le_bytes(*four))[..6]);
                 at += 4;
             } else if java && byte == 0 {
                 out.extend_from_slice(&[0xC0, 0x80]);

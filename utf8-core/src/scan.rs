@@ -84,6 +84,48 @@ fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
         .map(|at| near + blocks.len() * LANES + at)
 }
 
+/// The sum of `weight` over `bytes`: each block's weights added as bytes
+/// (at most [`COUNTED`] of them, so a weight up to 3 cannot overflow), in a
+/// loop the compiler vectorizes, as [`find`]'s is. A weight must be free of
+/// short-circuits too.
+#[inline(always)]
+pub(crate) fn count(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    if crate::cpu::supports(crate::cpu::Level::Avx2) {
+        // SAFETY: `supports` found AVX2 on this CPU.
+        return unsafe { count_avx2(bytes, weight) };
+    }
+    count_in(bytes, weight)
+}
+
+/// Bytes per block of [`count`]: 85 weights of 3 fit in a byte.
+const COUNTED: usize = 64;
+
+/// [`count`] compiled with AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[target_feature(enable = "avx2")]
+unsafe fn count_avx2(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
+    count_in(bytes, weight)
+}
+
+/// The loop of [`count`], inlined into each instruction-set variant.
+#[inline(always)]
+fn count_in(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
+    let (blocks, rest) = bytes.as_chunks::<COUNTED>();
+    let in_blocks: usize = blocks
+        .iter()
+        .map(|block| usize::from(block.iter().fold(0u8, |sum, &byte| sum + weight(byte))))
+        .sum();
+    in_blocks
+        + rest
+            .iter()
+            .map(|&byte| usize::from(weight(byte)))
+            .sum::<usize>()
+}
+
 /// Whether `byte` is one of the bytes on which `R` and UTF-8 part, as the
 /// derivation found them (`utf8_spec::utf8_shortcut`): at most two ranges,
 /// tested without a branch so that [`find`]'s blocks vectorize.
@@ -123,6 +165,22 @@ mod tests {
 
     fn is_long_lead(byte: u8) -> bool {
         byte >= 0xF0
+    }
+
+    #[test]
+    fn count_sums_the_weights_at_every_length_even_where_every_byte_weighs_most() {
+        let weight = |byte: u8| u8::from(byte >= 0xF0) * 2 + u8::from(byte == 0);
+        for len in [0usize, 1, 63, 64, 65, 127, 128, 129, 700] {
+            for bytes in [
+                vec![0xF4; len],
+                vec![0; len],
+                (0..len).map(|i| i as u8).collect(),
+            ] {
+                let expected: usize = bytes.iter().map(|&b| usize::from(weight(b))).sum();
+                assert_eq!(count(&bytes, weight), expected, "{len} bytes");
+                assert_eq!(count_in(&bytes, weight), expected, "{len} bytes");
+            }
+        }
     }
 
     #[test]
