@@ -173,14 +173,6 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         // end of the valid prefix, which holds only where no other state
         // accepts (WTF-8 also accepts after a lead surrogate).
         if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
-            // Most short strings are ASCII: answered here, before the
-            // vector level is looked up and its tables loaded.
-            if const { R::TABLES.vector.ascii_skip && R::TABLES.vector.boundary == 0 }
-                && bytes.len() < LEAD_FROM
-                && shift::short_is_ascii(bytes)
-            {
-                return Ok(());
-            }
             validate_short::<R>(bytes)
         } else {
             validate_long::<R>(bytes)

@@ -422,29 +422,6 @@ macro_rules! algorithm {
             all_skippable::<R>(acc)
         }
 
-        /// Whether `bytes`, shorter than two blocks, is all skippable: its
-        /// whole vectors and the last vector's width at its end, which
-        /// overlaps them, folded together. Under a vector's width, the
-        /// scalar test.
-        ///
-        /// # Safety
-        /// The CPU must support this module's target feature.
-        #[inline(always)]
-        unsafe fn short_is_skippable<R: VectorLanguage>(bytes: &[u8]) -> bool {
-            debug_assert!(bytes.len() < ALIGNED_FROM);
-            let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
-                return $crate::simd::skippable::<R>(bytes);
-            };
-            // SAFETY: the caller promises the target feature; `last` is a
-            // reference to one vector's width inside `bytes`.
-            let mut acc = unsafe { V::load(last) };
-            for vector in bytes.as_chunks::<{ V::LANES }>().0 {
-                // SAFETY: as above, for each whole vector of `bytes`.
-                acc = fold_skippable::<R>(acc, unsafe { V::load(vector) });
-            }
-            all_skippable::<R>(acc)
-        }
-
         /// The last vector of `block`.
         #[inline(always)]
         fn last_vector(r: &Registers, block: &[u8; BLOCK]) -> V {
@@ -542,68 +519,69 @@ macro_rules! algorithm {
         }
 
         /// Whether `bytes`, at least a vector and less than [`ALIGNED_FROM`]
-        /// long, passes the check where it lies: its whole vectors in order from the boundary
-        /// bytes, then [`last_vectors`]. No framed copy of its end, whose
-        /// bytes a vector load could only take from the stores of the copy
-        /// (a store-forwarding stall per load, on strings where the check
-        /// itself is a handful of instructions). Without a pairing term,
-        /// whose markers reach further back than [`look_back`] counts.
+        /// long, passes the check where it lies: no framed copy of its end,
+        /// whose bytes a vector load could only take from the stores of the
+        /// copy (a store-forwarding stall per load, on strings where the
+        /// check itself is a handful of instructions). The first vector
+        /// follows the boundary bytes; see [`later_vectors`] for the rest.
+        /// Without a pairing term, whose markers reach further back than
+        /// [`look_back`] counts.
         #[inline(always)]
         fn passes_in_place<R: VectorLanguage>(r: &Registers, bytes: &[u8]) -> bool {
-            let (vectors, rest) = bytes.as_chunks::<{ V::LANES }>();
-            let mut before = framing(r);
-            let mut error = r.zero;
-            for vector in vectors {
-                let (vector_error, next) = check::<R>(r, r.load(vector), before);
-                error = error.or(vector_error);
-                before = next;
-            }
-            if !rest.is_empty() {
-                let (vectors_error, last) = last_vectors::<R>(r, bytes, vectors.len() * V::LANES);
-                error = error.or(vectors_error);
-                before = last;
-            }
-            let open = before.bytes.saturating_sub(r.incomplete);
-            !error.or(open).any()
+            let (first_error, _) = check::<R>(r, r.load(vector_at(bytes, 0)), framing(r));
+            let (later_error, last) = later_vectors::<R>(r, bytes);
+            let open = last.bytes.saturating_sub(r.incomplete);
+            !first_error.or(later_error).or(open).any()
         }
 
-        /// The check of the bytes of `bytes` from `checked` on, fewer than a
-        /// vector, by the vector that ends with the input, which overlaps
-        /// the bytes checked before it. Where the input holds the vector
-        /// before that one, the check follows it and is exact; otherwise it
-        /// follows boundary bytes and only its [`Registers::fresh`] lanes
-        /// count, with one vector more when the overlap is shorter than
-        /// [`look_back`]. Returns the error bits, each lane checked exactly
-        /// (in some vector), and what follows the input.
+        /// The check of `bytes` after its first vector (for
+        /// [`passes_in_place`]), with as few branches on the length as the
+        /// bytes allow, since short strings come in every length:
+        ///
+        /// - Two vectors or more: vectors a vector apart from the first,
+        ///   the last moved back to end with the input, each following the
+        ///   vector before it read again from memory, so exact wherever it
+        ///   starts.
+        /// - Less: the vector that ends the input and one more, each
+        ///   following boundary bytes, so that only their
+        ///   [`Registers::fresh`] lanes count: one starting [`look_back`]
+        ///   lanes before the first vector's end, covering what the last
+        ///   one's fresh lanes do not where the two overlap by less than
+        ///   that (elsewhere it is the last one again).
+        ///
+        /// Returns the error bits, each lane checked exactly in some
+        /// vector, and what follows the input.
         #[inline(always)]
-        fn last_vectors<R: VectorLanguage>(
-            r: &Registers,
-            bytes: &[u8],
-            checked: usize,
-        ) -> (V, Before) {
-            let Some(last) = bytes.last_chunk::<{ V::LANES }>() else {
-                unreachable!("an input checked in place holds a vector")
-            };
+        fn later_vectors<R: VectorLanguage>(r: &Registers, bytes: &[u8]) -> (V, Before) {
             let last_at = bytes.len() - V::LANES;
-            if let Some(prior) = bytes[..last_at].last_chunk::<{ V::LANES }>() {
-                let prior = Before {
-                    bytes: r.load(prior),
-                    marker_bits: r.zero,
-                };
-                return check::<R>(r, r.load(last), prior);
+            if bytes.len() >= 2 * V::LANES {
+                let mut error = r.zero;
+                let mut at = V::LANES;
+                loop {
+                    let at_or_last = at.min(last_at);
+                    let (vector_error, after) = check_after_prior::<R>(r, bytes, at_or_last);
+                    error = error.or(vector_error);
+                    if at_or_last == last_at {
+                        return (error, after);
+                    }
+                    at += V::LANES;
+                }
             }
-            let mut error = r.zero;
-            if checked - last_at < look_back::<R>() {
-                // The last vector's fresh lanes start after `checked`: the
-                // vector whose fresh lanes start there covers the gap.
-                let Some(middle) = bytes[checked - look_back::<R>()..].first_chunk::<{ V::LANES }>()
-                else {
-                    unreachable!("the gap lies a vector or more before the end")
-                };
-                error = check::<R>(r, r.load(middle), framing(r)).0.and(r.fresh);
-            }
-            let (last_error, after) = check::<R>(r, r.load(last), framing(r));
-            (error.or(last_error.and(r.fresh)), after)
+            let middle_at = (V::LANES - look_back::<R>()).min(last_at);
+            let (middle_error, _) = check::<R>(r, r.load(vector_at(bytes, middle_at)), framing(r));
+            let (last_error, after) = check::<R>(r, r.load(vector_at(bytes, last_at)), framing(r));
+            (middle_error.or(last_error).and(r.fresh), after)
+        }
+
+        /// The check of the vector of `bytes` at `at` (a vector or more into
+        /// it), following the vector before it read again from memory.
+        #[inline(always)]
+        fn check_after_prior<R: VectorLanguage>(r: &Registers, bytes: &[u8], at: usize) -> (V, Before) {
+            let prior = Before {
+                bytes: r.load(vector_at(bytes, at - V::LANES)),
+                marker_bits: r.zero,
+            };
+            check::<R>(r, r.load(vector_at(bytes, at)), prior)
         }
 
         /// Where the check of [`passes_in_place`] first errs: its vectors
@@ -617,31 +595,32 @@ macro_rules! algorithm {
             // SAFETY: this function is built with the module's target
             // feature, so it runs only where the CPU has it.
             let r = &unsafe { registers::<R>() };
-            let (vectors, rest) = bytes.as_chunks::<{ V::LANES }>();
-            let mut before = framing(r);
-            for (index, vector) in vectors.iter().enumerate() {
-                let (error, next) = check::<R>(r, r.load(vector), before);
-                if error.any() {
-                    return index * V::LANES + error.first_nonzero();
-                }
-                before = next;
+            let (error, _) = check::<R>(r, r.load(vector_at(bytes, 0)), framing(r));
+            if error.any() {
+                return error.first_nonzero();
             }
-            if !rest.is_empty() {
-                let checked = vectors.len() * V::LANES;
-                let last_at = bytes.len() - V::LANES;
-                let middle_at = checked - look_back::<R>();
-                if last_at < V::LANES && last_at > middle_at {
-                    let Some(middle) = bytes[middle_at..].first_chunk::<{ V::LANES }>() else {
-                        unreachable!("the gap lies a vector or more before the end")
-                    };
-                    let error = check::<R>(r, r.load(middle), framing(r)).0.and(r.fresh);
+            let last_at = bytes.len() - V::LANES;
+            if bytes.len() >= 2 * V::LANES {
+                let mut at = V::LANES;
+                loop {
+                    let at_or_last = at.min(last_at);
+                    let (error, _) = check_after_prior::<R>(r, bytes, at_or_last);
                     if error.any() {
-                        return middle_at + error.first_nonzero();
+                        return at_or_last + error.first_nonzero();
                     }
+                    if at_or_last == last_at {
+                        break;
+                    }
+                    at += V::LANES;
                 }
-                let (error, _) = last_vectors::<R>(r, bytes, checked);
-                if error.any() {
-                    return last_at + error.first_nonzero();
+            } else {
+                let middle_at = (V::LANES - look_back::<R>()).min(last_at);
+                for at in [middle_at, last_at] {
+                    let (error, _) = check::<R>(r, r.load(vector_at(bytes, at)), framing(r));
+                    let error = error.and(r.fresh);
+                    if error.any() {
+                        return at + error.first_nonzero();
+                    }
                 }
             }
             bytes.len()
@@ -654,16 +633,6 @@ macro_rules! algorithm {
         /// The CPU must support this module's target feature.
         #[target_feature(enable = $feature)]
         pub(crate) unsafe fn validate<R: VectorLanguage>(bytes: &[u8]) -> Result<(), usize> {
-            // A short string of ASCII (most of them) is answered before the
-            // tables are loaded: for one call per string, the set-up is most
-            // of the cost.
-            if R::VECTOR.ascii_skip
-                && bytes.len() < ALIGNED_FROM
-                // SAFETY: the caller promises the target feature.
-                && unsafe { short_is_skippable::<R>(bytes) }
-            {
-                return Ok(());
-            }
             if bytes.len() < V::LANES
                 && matches!(R::VECTOR.pairing.rule, PairRule::None)
                 && let Some(result) = narrower::<R>(bytes)
@@ -980,6 +949,18 @@ pub(crate) const fn look_back<R: VectorLanguage>() -> usize {
     }
 }
 
+/// Whether `bytes`, shorter than [`blocks::ALIGNED_FROM`], are all bytes
+/// the ASCII skip may pass over, tested as 16-byte words before any vector
+/// code runs ([`crate::shift::short_all_in`]); false where the ruleset has no
+/// skip, for a longer input, or for skippable bytes from above `%x01`.
+#[inline(always)]
+fn short_skippable<R: VectorLanguage>(bytes: &[u8]) -> bool {
+    R::VECTOR.ascii_skip
+        && R::VECTOR.boundary <= 1
+        && bytes.len() < blocks::ALIGNED_FROM
+        && crate::shift::short_all_in(bytes, R::VECTOR.boundary)
+}
+
 /// Whether every byte of `bytes` lies in `%x(boundary)-7F`, the bytes
 /// that the ASCII skip may pass over: the scalar test, for pieces shorter
 /// than a vector.
@@ -1028,8 +1009,11 @@ unsafe fn check_on<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<Resu
 /// Runs the check at `level`; `None` when this build or CPU has no such level.
 #[inline(always)]
 pub(crate) fn check_at<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<Result<(), usize>> {
-    if !supports(level) {
+    if !supports(level) || !R::VECTOR.available || matches!(level, Level::Portable) {
         return None;
+    }
+    if short_skippable::<R>(bytes) {
+        return Some(Ok(()));
     }
     // SAFETY: `supports` found `level` on this CPU (NEON: enabled in this build).
     unsafe { check_on::<R>(level, bytes) }
@@ -1039,6 +1023,13 @@ pub(crate) fn check_at<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<
 /// whether the CPU has it; `None` where that level is the portable one.
 #[inline(always)]
 pub(crate) fn check_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), usize>> {
+    // A short string of ASCII (most of them) is answered before the level
+    // is looked up and the vector code called: for one call per string,
+    // the set-up is most of the cost. (Answered on a CPU without a vector
+    // level too: the answer is the same.)
+    if R::VECTOR.available && short_skippable::<R>(bytes) {
+        return Some(Ok(()));
+    }
     // SAFETY: `level` returns only a level this CPU has (without `std`, one
     // the build's target features guarantee).
     unsafe { check_on::<R>(level(), bytes) }
