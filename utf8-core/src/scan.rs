@@ -88,6 +88,7 @@ fn find_in(bytes: &[u8], special: impl Fn(u8) -> bool + Copy) -> Option<usize> {
 /// (at most [`COUNTED`] of them, so a weight up to 3 cannot overflow), in a
 /// loop the compiler vectorizes, as [`find`]'s is. A weight must be free of
 /// short-circuits too.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn count(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
@@ -99,19 +100,21 @@ pub(crate) fn count(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
 }
 
 /// Bytes per block of [`count`]: 85 weights of 3 fit in a byte.
+#[cfg(feature = "alloc")]
 const COUNTED: usize = 64;
 
 /// [`count`] compiled with AVX2.
 ///
 /// # Safety
 /// The CPU must support AVX2.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[cfg(all(feature = "alloc", any(target_arch = "x86_64", target_arch = "x86")))]
 #[target_feature(enable = "avx2")]
 unsafe fn count_avx2(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
     count_in(bytes, weight)
 }
 
 /// The loop of [`count`], inlined into each instruction-set variant.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 fn count_in(bytes: &[u8], weight: impl Fn(u8) -> u8 + Copy) -> usize {
     let (blocks, rest) = bytes.as_chunks::<COUNTED>();
@@ -167,6 +170,7 @@ mod tests {
         byte >= 0xF0
     }
 
+    #[cfg(feature = "alloc")]
     #[test]
     fn count_sums_the_weights_at_every_length_even_where_every_byte_weighs_most() {
         let weight = |byte: u8| u8::from(byte >= 0xF0) * 2 + u8::from(byte == 0);
