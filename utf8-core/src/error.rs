@@ -56,11 +56,12 @@ use core::fmt;
 ///   bytes, and rulesets without a vector check) notes, once per 16 bytes,
 ///   the last 16-byte boundary at which its state accepted; on failure it
 ///   steps again from there one byte at a time to find the error.
-/// - The first 32 bytes of an input of 128 bytes or more (and on through
-///   ASCII up to 256) go through the shift DFA, so that input that is not
-///   UTF-8 at all fails before the vector set-up; that walk notes each
-///   sequence boundary as it passes, a fixed cost whatever the input's
-///   length.
+/// - An input of 128 bytes or more first has its leading ASCII (up to 256
+///   bytes) tested as 16-byte words and its first sequence after that
+///   stepped through by the shift DFA, so that text that is not UTF-8 at
+///   all (a Latin-1 file, whose first byte beyond ASCII is the error) fails
+///   before the vector set-up; that walk notes the sequence boundary it
+///   reaches, a fixed cost whatever the input's length.
 ///
 /// So a caller that wants only a yes or no pays, for the position, no more
 /// than those markers, and one that wants the position pays for finding it

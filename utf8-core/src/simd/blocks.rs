@@ -14,12 +14,14 @@ pub(crate) const ALIGNED_FROM: usize = 2 * BLOCK;
 /// than a block, whole aligned blocks, and a tail shorter than a block.
 ///
 /// Aligned blocks keep the main loop's loads inside cache lines; the head and
-/// tail are checked in [`framed`] copies, padded with the ruleset's boundary
-/// byte, which the check is proved to read as "no input here".
+/// tail are checked in place by vectors that overlap the blocks, or (for a
+/// ruleset with a pairing term) in [`framed`] copies, padded with the
+/// ruleset's boundary byte, which the check is proved to read as "no input
+/// here".
 ///
 /// An input shorter than [`ALIGNED_FROM`] is cut from its first byte
-/// instead, with no head: aligning it would frame both of its ends, and a
-/// framed copy costs more than a load that splits a cache line.
+/// instead, with no head: the vector code checks it in place whole, or,
+/// with a pairing term, as body blocks and a framed tail.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Blocks<'a> {
     pub(crate) head: &'a [u8],

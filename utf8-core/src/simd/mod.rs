@@ -734,12 +734,7 @@ macro_rules! algorithm {
                 at += V::LANES;
             }
             if at < bytes.len() {
-                let last_at = bytes.len() - V::LANES;
-                let prior = Before {
-                    bytes: r.load(vector_at(bytes, last_at - V::LANES)),
-                    marker_bits: r.zero,
-                };
-                let (last_error, last) = check::<R>(r, r.load(vector_at(bytes, last_at)), prior);
+                let (last_error, last) = check_after_prior::<R>(r, bytes, bytes.len() - V::LANES);
                 error = error.or(last_error);
                 before = last;
             }
@@ -771,11 +766,7 @@ macro_rules! algorithm {
             }
             if at < bytes.len() {
                 let last_at = bytes.len() - V::LANES;
-                let prior = Before {
-                    bytes: r.load(vector_at(bytes, last_at - V::LANES)),
-                    marker_bits: r.zero,
-                };
-                let (error, _) = check::<R>(r, r.load(vector_at(bytes, last_at)), prior);
+                let (error, _) = check_after_prior::<R>(r, bytes, last_at);
                 if error.any() {
                     return last_at + error.first_nonzero();
                 }
