@@ -501,6 +501,17 @@ mod tests {
     }
 
     #[test]
+    fn every_supplementary_character_converts_to_its_pair_by_bit_fields() {
+        for c in (0x1_0000..=0x10_FFFF).filter_map(char::from_u32) {
+            let mut utf8 = [0u8; 4];
+            c.encode_utf8(&mut utf8);
+            let pair = utf8_as_pair(u32::from_le_bytes(utf8));
+            assert_eq!(pair[..6], pair_bytes(c), "{c:?}");
+            assert_eq!(pair[6..], [0, 0], "{c:?}");
+        }
+    }
+
+    #[test]
     fn two_pairs_need_both_halves_of_both() {
         let mut sixteen = [0u8; 16];
         sixteen[..6].copy_from_slice(&pair_bytes('\u{10000}'));
