@@ -760,6 +760,100 @@ macro_rules! algorithm {
             bytes.len()
         }
 
+        /// The head of `input` (the bytes before its first aligned block),
+        /// checked in place or framed: what the body's block `first_block`
+        /// follows, whether a sequence is open there, and `first_block` (1
+        /// where the head ran through block 0), or where the check erred.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        fn start_of_body<R: VectorLanguage>(
+            r: &Registers,
+            bytes: &[u8],
+            input: &Blocks<'_>,
+            in_place: bool,
+        ) -> Result<(Before, V, usize), usize> {
+            // The check was proved with boundary bytes before the input.
+            let before = framing(r);
+            if input.head.is_empty() {
+                return Ok((before, r.zero, 0));
+            }
+            if in_place {
+                // A head shorter than a vector leaves no vector before the
+                // first block to read again: the head then runs through it.
+                let (head_end, after_head) = if input.head.len() >= V::LANES {
+                    (input.head.len(), 0)
+                } else {
+                    (input.head.len() + BLOCK, 1)
+                };
+                let head = check_head::<R>(r, bytes, head_end);
+                if head.error.any() {
+                    return Err(first_error_in_place::<R>(&bytes[..head_end]));
+                }
+                return Ok((head.last, head.open, after_head));
+            }
+            // A head of ASCII reads to the check like the boundary bytes
+            // before the input (the generator proved that before allowing
+            // the ASCII skip), so only a head with other bytes is framed and
+            // checked.
+            if R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.head) {
+                return Ok((before, r.zero, 0));
+            }
+            let head = framed(input.head, Align::End, R::VECTOR.boundary);
+            let checked = check_block::<R>(r, &head, before);
+            if checked.error.any() {
+                // The boundary bytes before the head cannot err.
+                let lane = first_error_in::<R>(r, &head, before);
+                return Err(lane.saturating_sub(BLOCK - input.head.len()));
+            }
+            Ok((checked.last, checked.open, 0))
+        }
+
+        /// The tail of `input` (the bytes after its last aligned block,
+        /// which follow `before`, with a sequence `open` there or not),
+        /// checked in place or framed, and the end of the input.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        fn end_of_input<R: VectorLanguage>(
+            r: &Registers,
+            bytes: &[u8],
+            input: &Blocks<'_>,
+            in_place: bool,
+            before: Before,
+            open: V,
+        ) -> Result<(), usize> {
+            // A tail of ASCII reads like the boundary bytes after the input:
+            // what can fail is only a sequence left open before it, which the
+            // end test (proved equal to the closing check) finds.
+            let tail_at = input.body_offset(input.body.len());
+            let tail_skippable = if in_place && !input.tail.is_empty() {
+                // The vectors that end with the input and cover the tail.
+                let from = bytes.len() - input.tail.len().div_ceil(V::LANES) * V::LANES;
+                vectors_skippable::<R>(r, bytes, from, bytes.len())
+            } else {
+                $crate::simd::skippable::<R>(input.tail)
+            };
+            if R::VECTOR.ascii_skip && tail_skippable {
+                return if open.any() { Err(tail_at) } else { Ok(()) };
+            }
+            if in_place {
+                let tail = check_tail::<R>(r, bytes, tail_at, before);
+                return if tail.error.or(tail.open).any() {
+                    Err(first_error_in_tail::<R>(bytes, tail_at, before))
+                } else {
+                    Ok(())
+                };
+            }
+            // The tail, then boundary bytes: the check of those (proved equal
+            // to the input's end) and the end test catch a sequence left open.
+            let tail = framed(input.tail, Align::Start, R::VECTOR.boundary);
+            let checked = check_block::<R>(r, &tail, before);
+            if checked.error.or(checked.open).any() {
+                Err(first_error_at_end::<R>(input, &tail, before))
+            } else {
+                Ok(())
+            }
+        }
+
         /// [`validate`] by blocks: the main loop, out of line so that a
         /// string checked in place does not pay for its stack frame.
         #[inline(never)]
@@ -777,39 +871,7 @@ macro_rules! algorithm {
             let in_place =
                 matches!(R::VECTOR.pairing.rule, PairRule::None) && bytes.len() >= ALIGNED_FROM;
 
-            // The check was proved with boundary bytes before the input.
-            let mut before = framing(&r);
-            let mut open = r.zero;
-            let mut first_block = 0;
-            if in_place && !input.head.is_empty() {
-                // A head shorter than a vector leaves no vector before the
-                // first block to read again: the head then runs through it.
-                let (head_end, after_head) = if input.head.len() >= V::LANES {
-                    (input.head.len(), 0)
-                } else {
-                    (input.head.len() + BLOCK, 1)
-                };
-                let head = check_head::<R>(&r, bytes, head_end);
-                if head.error.any() {
-                    return Err(first_error_in_place::<R>(&bytes[..head_end]));
-                }
-                (before, open, first_block) = (head.last, head.open, after_head);
-            } else if !input.head.is_empty()
-                // A head of ASCII reads to the check like the boundary bytes
-                // before the input (the generator proved that before allowing
-                // the ASCII skip), so only a head with other bytes is framed
-                // and checked.
-                && !(R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.head))
-            {
-                let head = framed(input.head, Align::End, R::VECTOR.boundary);
-                let checked = check_block::<R>(&r, &head, before);
-                if checked.error.any() {
-                    // The boundary bytes before the head cannot err.
-                    let lane = first_error_in::<R>(&r, &head, before);
-                    return Err(lane.saturating_sub(BLOCK - input.head.len()));
-                }
-                (before, open) = (checked.last, checked.open);
-            }
+            let (mut before, mut open, first_block) = start_of_body::<R>(&r, bytes, &input, in_place)?;
 
             // The error register is tested after a run of ASCII and otherwise
             // once every GROUP blocks; a failing group is narrowed to a block,
@@ -877,37 +939,7 @@ macro_rules! algorithm {
                 return Err(first_error::<R>(&input, group_start, index, group_before));
             }
 
-            // A tail of ASCII reads like the boundary bytes after the input:
-            // what can fail is only a sequence left open before it, which the
-            // end test (proved equal to the closing check) finds.
-            let tail_at = input.body_offset(body.len());
-            let tail_skippable = if in_place && !input.tail.is_empty() {
-                // The vectors that end with the input and cover the tail.
-                let from = bytes.len() - input.tail.len().div_ceil(V::LANES) * V::LANES;
-                vectors_skippable::<R>(&r, bytes, from, bytes.len())
-            } else {
-                $crate::simd::skippable::<R>(input.tail)
-            };
-            if R::VECTOR.ascii_skip && tail_skippable {
-                return if open.any() { Err(tail_at) } else { Ok(()) };
-            }
-            if in_place {
-                let tail = check_tail::<R>(&r, bytes, tail_at, before);
-                return if tail.error.or(tail.open).any() {
-                    Err(first_error_in_tail::<R>(bytes, tail_at, before))
-                } else {
-                    Ok(())
-                };
-            }
-            // The tail, then boundary bytes: the check of those (proved equal
-            // to the input's end) and the end test catch a sequence left open.
-            let tail = framed(input.tail, Align::Start, R::VECTOR.boundary);
-            let checked = check_block::<R>(&r, &tail, before);
-            if checked.error.or(checked.open).any() {
-                Err(first_error_at_end::<R>(&input, &tail, before))
-            } else {
-                Ok(())
-            }
+            end_of_input::<R>(&r, bytes, &input, in_place, before, open)
         }
     };
 }
