@@ -276,10 +276,10 @@ pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
             at += CHUNK;
         }
     }
-    if !R::TABLES.shift.available {
-        return lead_by_automaton::<R>(lead, at);
-    }
     let sequence = &lead[at..lead.len().min(at + R::TABLES.vector.max_sequence_len)];
+    if !R::TABLES.shift.available {
+        return lead_by_automaton::<R>(sequence, at);
+    }
     let (_, boundary) = lead_bytes::<R>(sequence, R::TABLES.shift.start, at, at)?;
     Ok(boundary)
 }
@@ -310,13 +310,12 @@ fn lead_bytes<R: Ruleset>(
 }
 
 /// [`lead`] by the automaton, where the shift DFA was not derived: the
-/// first sequence from `at`, where the ASCII before it ends.
+/// first `sequence`, which starts at `at`, where the ASCII before it ends.
 #[cold]
-fn lead_by_automaton<R: Ruleset>(lead: &[u8], at: usize) -> Result<usize, Utf8Error> {
+fn lead_by_automaton<R: Ruleset>(sequence: &[u8], at: usize) -> Result<usize, Utf8Error> {
     let automaton = &R::TABLES.automaton;
     let mut state = automaton.start;
     let mut boundary = at;
-    let sequence = &lead[at..lead.len().min(at + R::TABLES.vector.max_sequence_len)];
     for (i, &byte) in sequence.iter().enumerate() {
         state = automaton.next(state, byte);
         if state == automaton.dead {
