@@ -1,14 +1,19 @@
 //! The input as the vector check reads it: every byte it loads comes from a
 //! whole block handed out here, and a block is either a `&[u8; BLOCK]` inside
-//! the caller's slice or a local array. No pointer arithmetic happens in the
-//! vector code, so no load can reach outside the input, whatever its length
-//! or address.
+//! the caller's slice, a block with the [`REACH`] bytes before it (a
+//! `&[u8; REACH + BLOCK]`, also inside the slice), or a local array. No
+//! pointer arithmetic happens in the vector code, so no load can reach
+//! outside the input, whatever its length or address.
 
 use super::BLOCK;
 
 /// The shortest input whose body is aligned: below it, the input is cut from
 /// its first byte.
 pub(crate) const ALIGNED_FROM: usize = 2 * BLOCK;
+
+/// The most bytes before a vector that the check reads: a sequence of at
+/// most six bytes (the 31-bit forms) has its lead five bytes back.
+pub(crate) const REACH: usize = 5;
 
 /// An input cut at the first `BLOCK`-aligned address in it: a head shorter
 /// than a block, whole aligned blocks, and a tail shorter than a block.
@@ -27,6 +32,8 @@ pub(crate) struct Blocks<'a> {
     pub(crate) head: &'a [u8],
     pub(crate) body: &'a [[u8; BLOCK]],
     pub(crate) tail: &'a [u8],
+    /// The whole input, for blocks read with the bytes before them.
+    bytes: &'a [u8],
 }
 
 impl<'a> Blocks<'a> {
@@ -45,7 +52,37 @@ impl<'a> Blocks<'a> {
             body.is_empty() || bytes.len() < ALIGNED_FROM || body.as_ptr().addr() % BLOCK == 0
         );
         debug_assert_eq!(head.len() + body.len() * BLOCK + tail.len(), bytes.len());
-        Blocks { head, body, tail }
+        Blocks {
+            head,
+            body,
+            tail,
+            bytes,
+        }
+    }
+
+    /// Whether body block `index` has [`REACH`] bytes of the input before
+    /// it: every block but the first, and the first after a head that long.
+    #[inline(always)]
+    pub(crate) fn has_reach(&self, index: usize) -> bool {
+        index > 0 || self.head.len() >= REACH
+    }
+
+    /// The body's blocks from `from` on, each with the [`REACH`] bytes of
+    /// the input before it, for a check that loads the bytes before each
+    /// vector where they lie instead of shifting them out of the vector
+    /// before.
+    ///
+    /// # Panics
+    /// If block `from` has fewer bytes before it ([`has_reach`](Self::has_reach)).
+    #[inline(always)]
+    pub(crate) fn preceded_from(&self, from: usize) -> Preceded<'a> {
+        assert!(self.has_reach(from), "block {from} has no reach before it");
+        Preceded {
+            bytes: self.bytes,
+            body_at: self.head.len(),
+            from,
+            to: self.body.len(),
+        }
     }
 
     /// Where block `index` of the body starts in the input.
@@ -53,6 +90,55 @@ impl<'a> Blocks<'a> {
     pub(crate) fn body_offset(&self, index: usize) -> usize {
         debug_assert!(index <= self.body.len());
         self.head.len() + index * BLOCK
+    }
+}
+
+/// Body blocks `from..to` of an input, each with the [`REACH`] bytes
+/// before it: see [`Blocks::preceded_from`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Preceded<'a> {
+    bytes: &'a [u8],
+    /// Where block 0 starts in `bytes`.
+    body_at: usize,
+    /// The first block with `REACH` bytes before it.
+    from: usize,
+    /// The number of whole blocks from `body_at` on.
+    to: usize,
+}
+
+impl<'a> Preceded<'a> {
+    /// No blocks: for a loop that reads none through windows.
+    pub(crate) const EMPTY: Preceded<'static> = Preceded {
+        bytes: &[],
+        body_at: 0,
+        from: 0,
+        to: 0,
+    };
+
+    /// Body block `index` (in `from..to`) after the [`REACH`] bytes before it.
+    ///
+    /// # Panics
+    /// If `index` is outside `from..to`: the main loop's own bounds, which
+    /// the compiler sees and drops this test for. (A slice index here,
+    /// whose bound it cannot relate to the loop's, was measured to cost a
+    /// tenth of the check's speed on this VM's AVX2 level.)
+    #[inline(always)]
+    pub(crate) fn window(&self, index: usize) -> &'a [u8; REACH + BLOCK] {
+        assert!(
+            self.from <= index && index < self.to,
+            "block {index} outside {}..{}",
+            self.from,
+            self.to
+        );
+        let start = self.body_at + index * BLOCK - REACH;
+        debug_assert!(start + REACH + BLOCK <= self.bytes.len());
+        // SAFETY: `Blocks::new` cut `to` whole blocks from `body_at`, so
+        // block `index < to` ends inside `bytes`; `preceded_from` made sure
+        // that block `from` has `REACH` bytes of `bytes` before it
+        // (`body_at + from * BLOCK >= REACH`), and so has every later one.
+        // The window is those bytes and the block, borrowed from `bytes`
+        // for as long as it is.
+        unsafe { &*self.bytes.as_ptr().add(start).cast::<[u8; REACH + BLOCK]>() }
     }
 }
 
@@ -114,6 +200,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_preceded_block_is_the_body_block_after_the_reach_of_bytes_before_it() {
+        let storage: [[u8; BLOCK]; 5] =
+            core::array::from_fn(|b| core::array::from_fn(|i| (b * BLOCK + i) as u8));
+        let all = storage.as_flattened();
+        for start in 0..BLOCK {
+            for len in [0, BLOCK, ALIGNED_FROM - 1, ALIGNED_FROM, all.len() - start] {
+                let bytes = &all[start..start + len];
+                let blocks = Blocks::new(bytes);
+                for index in 0..blocks.body.len() {
+                    assert_eq!(blocks.has_reach(index), blocks.body_offset(index) >= REACH);
+                    if blocks.has_reach(index) {
+                        let window = blocks.preceded_from(index).window(index);
+                        assert_eq!(&window[REACH..], &blocks.body[index]);
+                        let at = blocks.body_offset(index);
+                        assert_eq!(&window[..REACH], &bytes[at - REACH..at]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "outside")]
+    fn a_window_before_the_first_preceded_block_is_refused() {
+        let storage = [[0u8; BLOCK]; 3];
+        let blocks = Blocks::new(&storage.as_flattened()[1..]);
+        let _ = blocks.preceded_from(1).window(0);
+    }
+
+    #[test]
+    #[should_panic(expected = "outside")]
+    fn a_window_past_the_body_is_refused() {
+        let storage = [[0u8; BLOCK]; 3];
+        let blocks = Blocks::new(&storage.as_flattened()[1..]);
+        let _ = blocks.preceded_from(1).window(blocks.body.len());
+    }
+
+    #[test]
+    #[should_panic(expected = "no reach")]
+    fn the_first_block_of_an_input_has_no_reach() {
+        let storage = [[0u8; BLOCK]; 3];
+        // Shorter than `ALIGNED_FROM`: cut from its first byte, no head.
+        let _ = Blocks::new(&storage.as_flattened()[..BLOCK]).preceded_from(0);
     }
 
     #[test]

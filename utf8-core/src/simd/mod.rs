@@ -8,10 +8,13 @@
 //! Which one runs is decided once per process, in `crate::cpu`.
 //!
 //! Input is checked in blocks of 64 bytes that `blocks::Blocks` hands out:
-//! whole blocks inside the input, and the partial blocks at either end copied
-//! into local arrays. Each vector type loads only from a reference to exactly
-//! its width, and the bytes before each vector come from the previous vector,
-//! carried in a register, so the check cannot read outside the input.
+//! whole blocks inside the input (in the main loop with the few bytes before
+//! each, `blocks::Preceded`), and the ends of the input read in place or, for
+//! a ruleset with a pairing term, copied into local arrays. Each vector type
+//! loads only from a reference to exactly its width, taken from those; the
+//! bytes before each vector are loaded where they lie on x86 (`V::PRIOR_BY_LOADS`,
+//! fewer shuffles) or shifted out of the vector before, carried in a
+//! register, so the check cannot read outside the input.
 //!
 //! The error register is tested after each group of blocks, so an error early
 //! in a large input is found early. A failing group only says *that* the
@@ -102,7 +105,7 @@ macro_rules! algorithm {
     (@body $feature:literal) => {
         use $crate::__private::PairRule;
         use $crate::simd::VectorLanguage;
-        use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, framed};
+        use $crate::simd::blocks::{ALIGNED_FROM, Align, Blocks, Preceded, REACH, framed};
         use $crate::simd::{BLOCK, GROUP, look_back};
 
         /// The ruleset's tables in registers, and the proof that this CPU has
@@ -287,11 +290,66 @@ macro_rules! algorithm {
             }
         }
 
+        /// The vectors of the bytes 1 to [`look_back`] lanes before a
+        /// vector, `n` lanes back at index `n - 1` (the rest unused).
+        type Prior = [V; REACH];
+
+        /// The [`Prior`] of `input`, shifted out of it and the vector before.
+        #[inline(always)]
+        fn shifted_prior<R: VectorLanguage>(r: &Registers, input: V, before: V) -> Prior {
+            const { assert!(look_back::<R>() <= REACH) };
+            let mut prior = [r.zero; REACH];
+            prior[0] = input.prev(before, 1);
+            if look_back::<R>() > 1 {
+                prior[1] = input.prev(before, 2);
+            }
+            if look_back::<R>() > 2 {
+                prior[2] = input.prev(before, 3);
+            }
+            if look_back::<R>() > 3 {
+                prior[3] = input.prev(before, 4);
+            }
+            if look_back::<R>() > 4 {
+                prior[4] = input.prev(before, 5);
+            }
+            prior
+        }
+
+        /// The [`Prior`] of the vector at `at` in `window` (at least
+        /// [`REACH`] bytes in), loaded where its bytes lie: one load each
+        /// instead of two shuffles' worth of work for the first and one for
+        /// each further (see `V::PRIOR_BY_LOADS`).
+        #[inline(always)]
+        fn loaded_prior<R: VectorLanguage>(r: &Registers, window: &[u8], at: usize) -> Prior {
+            const { assert!(look_back::<R>() <= REACH) };
+            debug_assert!(at >= REACH);
+            let mut prior = [r.zero; REACH];
+            let mut n = 1;
+            while n <= look_back::<R>() {
+                prior[n - 1] = r.load(vector_at(window, at - n));
+                n += 1;
+            }
+            prior
+        }
+
         /// The error bits of `input`, which follows `before` (boundary bytes
         /// at the start of the input), and what the next vector follows.
         #[inline(always)]
         fn check<R: VectorLanguage>(r: &Registers, input: V, before: Before) -> (V, Before) {
-            let prev1 = input.prev(before.bytes, 1);
+            check_after::<R>(r, input, shifted_prior::<R>(r, input, before.bytes), before.marker_bits)
+        }
+
+        /// The error bits of `input`, whose bytes before it are `prior` and
+        /// whose vector before had `before_marker_bits`, and what the next
+        /// vector follows.
+        #[inline(always)]
+        fn check_after<R: VectorLanguage>(
+            r: &Registers,
+            input: V,
+            prior: Prior,
+            before_marker_bits: V,
+        ) -> (V, Before) {
+            let prev1 = prior[0];
             let (prev_high, prev_low) = (prev1.high_nibbles(), prev1.low_nibbles());
             let cur_high = input.high_nibbles();
             let cur_low = if R::VECTOR.needs_cur_low {
@@ -308,21 +366,21 @@ macro_rules! algorithm {
             };
             let marker_bits = if R::VECTOR.pairing.set == 0 { first } else { second };
             if pairing && R::VECTOR.pairing.set == 0 {
-                first = with_pairing::<R>(r, first, before.marker_bits);
+                first = with_pairing::<R>(r, first, before_marker_bits);
             } else if pairing {
-                second = with_pairing::<R>(r, second, before.marker_bits);
+                second = with_pairing::<R>(r, second, before_marker_bits);
             }
             let mut error = first;
             if R::VECTOR.max_sequence_len > 2 {
-                let mut must = input.prev(before.bytes, 2).saturating_sub(r.must_continue[0]);
+                let mut must = prior[1].saturating_sub(r.must_continue[0]);
                 if R::VECTOR.max_sequence_len > 3 {
-                    must = must.or(input.prev(before.bytes, 3).saturating_sub(r.must_continue[1]));
+                    must = must.or(prior[2].saturating_sub(r.must_continue[1]));
                 }
                 if R::VECTOR.max_sequence_len > 4 {
-                    must = must.or(input.prev(before.bytes, 4).saturating_sub(r.must_continue[2]));
+                    must = must.or(prior[3].saturating_sub(r.must_continue[2]));
                 }
                 if R::VECTOR.max_sequence_len > 5 {
-                    must = must.or(input.prev(before.bytes, 5).saturating_sub(r.must_continue[3]));
+                    must = must.or(prior[4].saturating_sub(r.must_continue[3]));
                 }
                 error = error.xor(must.and(r.high_bit));
             }
@@ -360,14 +418,80 @@ macro_rules! algorithm {
                 error = error.or(vector_error);
                 before = next;
             }
-            let mut open = before.bytes.saturating_sub(r.incomplete);
-            if matches!(R::VECTOR.pairing.rule, PairRule::Required) {
-                open = open.or(before.marker_bits.and(r.pending));
+            checked::<R>(r, error, before)
+        }
+
+        /// Checks the block that ends `window`, after the [`REACH`] bytes
+        /// before it there; the lead markers before it are `before`'s.
+        /// Equal to [`check_block`] on the block after the input's vector
+        /// before it.
+        #[inline(always)]
+        fn check_preceded_block<R: VectorLanguage>(
+            r: &Registers,
+            window: &[u8; REACH + BLOCK],
+            before: Before,
+        ) -> Checked {
+            let mut error = r.zero;
+            let mut before = before;
+            let mut at = REACH;
+            while at < REACH + BLOCK {
+                let input = r.load(vector_at(window, at));
+                let prior = loaded_prior::<R>(r, window, at);
+                let (vector_error, next) = check_after::<R>(r, input, prior, before.marker_bits);
+                error = error.or(vector_error);
+                before = next;
+                at += V::LANES;
             }
-            Checked {
-                error,
-                open,
-                last: before,
+            checked::<R>(r, error, before)
+        }
+
+        /// What a block whose vectors erred in `error` leaves, its last
+        /// vector being `last`'s.
+        #[inline(always)]
+        fn checked<R: VectorLanguage>(r: &Registers, error: V, last: Before) -> Checked {
+            let mut open = last.bytes.saturating_sub(r.incomplete);
+            if matches!(R::VECTOR.pairing.rule, PairRule::Required) {
+                open = open.or(last.marker_bits.and(r.pending));
+            }
+            Checked { error, open, last }
+        }
+
+        /// The block of a [`Preceded::window`].
+        #[inline(always)]
+        fn block_of(window: &[u8; REACH + BLOCK]) -> &[u8; BLOCK] {
+            let Some(block) = window.last_chunk() else {
+                unreachable!("a window ends with its block")
+            };
+            block
+        }
+
+        /// Body block `index` of `input`, checked after `before`: its bytes
+        /// before each vector loaded where they lie, or shifted out of the
+        /// vector before, whichever costs less on this instruction set.
+        #[inline(always)]
+        fn check_body_block<R: VectorLanguage>(
+            r: &Registers,
+            input: &Blocks<'_>,
+            preceded: &Preceded<'_>,
+            index: usize,
+            before: Before,
+        ) -> Checked {
+            if V::PRIOR_BY_LOADS {
+                check_preceded_block::<R>(r, preceded.window(index), before)
+            } else {
+                check_block::<R>(r, &input.body[index], before)
+            }
+        }
+
+        /// Body block `index` of `input`, as the main loop reads it: from
+        /// its [`Preceded::window`] where the check loads from it, so that
+        /// the skip test's loads are the check's.
+        #[inline(always)]
+        fn body_block<'a>(input: &Blocks<'a>, preceded: &Preceded<'a>, index: usize) -> &'a [u8; BLOCK] {
+            if V::PRIOR_BY_LOADS {
+                block_of(preceded.window(index))
+            } else {
+                &input.body[index]
             }
         }
 
@@ -808,6 +932,35 @@ macro_rules! algorithm {
             Ok((checked.last, checked.open, 0))
         }
 
+        /// Body block 0, which follows `before` with a sequence `open` or
+        /// not, where fewer than [`REACH`] bytes of the input lie before it
+        /// for [`check_preceded_block`] to load: checked with the bytes
+        /// before each vector shifted out of the vector before. What the
+        /// next block follows and whether a sequence is open there, or
+        /// where the check erred.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        fn block_without_reach<R: VectorLanguage>(
+            r: &Registers,
+            input: &Blocks<'_>,
+            before: Before,
+            open: V,
+        ) -> Result<(Before, V), usize> {
+            let block = &input.body[0];
+            if R::VECTOR.ascii_skip && is_skippable::<R>(r, block) {
+                return if open.any() {
+                    Err(input.body_offset(0))
+                } else {
+                    Ok((after_skipped(r, last_vector(r, block)), r.zero))
+                };
+            }
+            let checked = check_block::<R>(r, block, before);
+            if checked.error.any() {
+                return Err(first_error::<R>(input, 0, 1, before));
+            }
+            Ok((checked.last, checked.open))
+        }
+
         /// The tail of `input` (the bytes after its last aligned block,
         /// which follow `before`, with a sequence `open` there or not),
         /// checked in place or framed, and the end of the input.
@@ -871,7 +1024,17 @@ macro_rules! algorithm {
             let in_place =
                 matches!(R::VECTOR.pairing.rule, PairRule::None) && bytes.len() >= ALIGNED_FROM;
 
-            let (mut before, mut open, first_block) = start_of_body::<R>(&r, bytes, &input, in_place)?;
+            let (mut before, mut open, mut first_block) = start_of_body::<R>(&r, bytes, &input, in_place)?;
+            if V::PRIOR_BY_LOADS && first_block < input.body.len() && !input.has_reach(first_block) {
+                (before, open) = block_without_reach::<R>(&r, &input, before, open)?;
+                first_block += 1;
+            }
+            // Unused without `V::PRIOR_BY_LOADS`, where it is never made.
+            let preceded = if V::PRIOR_BY_LOADS && first_block < input.body.len() {
+                input.preceded_from(first_block)
+            } else {
+                Preceded::EMPTY
+            };
 
             // The error register is tested after a run of ASCII and otherwise
             // once every GROUP blocks; a failing group is narrowed to a block,
@@ -885,7 +1048,7 @@ macro_rules! algorithm {
             let mut since_test = 0;
             let mut index = first_block;
             while index < body.len() {
-                if R::VECTOR.ascii_skip && is_skippable::<R>(&r, &body[index]) {
+                if R::VECTOR.ascii_skip && is_skippable::<R>(&r, body_block(&input, &preceded, index)) {
                     // ASCII reads to the check like boundary bytes: all that
                     // can fail in a run of it is a sequence left open before
                     // the run.
@@ -904,7 +1067,7 @@ macro_rules! algorithm {
                     // and `Latin-Lipsum` 3-8% faster but the Latin-script
                     // texts with a few letters beyond ASCII to a line, whose
                     // runs end within a block or two, 3-12% slower.
-                    while index < body.len() && is_skippable::<R>(&r, &body[index]) {
+                    while index < body.len() && is_skippable::<R>(&r, body_block(&input, &preceded, index)) {
                         index += 1;
                     }
                     before = after_skipped(&r, last_vector(&r, &body[index - 1]));
@@ -915,7 +1078,7 @@ macro_rules! algorithm {
                     }
                     continue;
                 }
-                let checked = check_block::<R>(&r, &body[index], before);
+                let checked = check_body_block::<R>(&r, &input, &preceded, index, before);
                 error = error.or(checked.error);
                 (before, open) = (checked.last, checked.open);
                 index += 1;

@@ -12,6 +12,10 @@ pub(crate) struct V(uint8x16_t);
 
 impl V {
     pub(crate) const LANES: usize = 16;
+    /// The bytes before each vector shifted out by `ext`, one cheap
+    /// instruction here; loads not measured (this project runs NEON under
+    /// qemu only).
+    pub(crate) const PRIOR_BY_LOADS: bool = false;
 
     /// # Safety
     /// The CPU must support NEON.
