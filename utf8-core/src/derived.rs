@@ -12,8 +12,8 @@ use crate::automaton::Automaton;
 /// up to eight boxes of forbidden pairs).
 pub const MAX_TABLE_SETS: usize = 2;
 
-/// The most bytes the vector check looks back (`alignr` immediates 1..=5):
-/// sequences of up to six bytes.
+/// The most bytes the vector check looks back (shifts of 1..=5 lanes, or
+/// loads that many bytes back): sequences of up to six bytes.
 pub const MAX_LOOK_BACK: usize = 5;
 
 /// The most byte ranges the forbidden-byte scan of the UTF-8 shortcut tests.

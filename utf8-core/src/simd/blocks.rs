@@ -11,9 +11,9 @@ use super::BLOCK;
 /// its first byte.
 pub(crate) const ALIGNED_FROM: usize = 2 * BLOCK;
 
-/// The most bytes before a vector that the check reads: a sequence of at
-/// most six bytes (the 31-bit forms) has its lead five bytes back.
-pub(crate) const REACH: usize = 5;
+/// The most bytes before a vector that the check reads: the derived
+/// tables' bound on its look-back.
+pub(crate) const REACH: usize = crate::derived::MAX_LOOK_BACK;
 
 /// An input cut at the first `BLOCK`-aligned address in it: a head shorter
 /// than a block, whole aligned blocks, and a tail shorter than a block.
