@@ -18,7 +18,8 @@ use crate::{Rfc3629, Utf8Error, shift, shortcut};
 pub enum Path {
     /// The class-table automaton, one byte at a time (what `from_utf8_const` runs).
     Automaton,
-    /// The shift DFA with its ASCII skip (inputs under [`crate::SIMD_THRESHOLD`]).
+    /// The shift DFA with its ASCII skip (inputs under
+    /// [`crate::SIMD_THRESHOLD`] where the CPU has no vector level).
     Shift,
     /// The vectorised check at a level, then the automaton for the exact error.
     Simd(Level),

@@ -1,6 +1,7 @@
 //! The portable path: the shift DFA, with runs of ASCII skipped 16 bytes at a
-//! time at sequence boundaries. Also the path for inputs too short to repay
-//! setting up vector registers.
+//! time at sequence boundaries. Also the path for inputs under 16 bytes where
+//! the CPU has no vector level or the ruleset's check a pairing term, and
+//! for the scalar lead of longer ones.
 
 use crate::Utf8Error;
 use crate::ruleset::{Ruleset, ShiftRow};

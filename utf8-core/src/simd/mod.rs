@@ -63,6 +63,39 @@ impl<R: Ruleset> VectorLanguage for ShortcutLanguage<R> {
     const AUTOMATON: Automaton = R::TABLES.shortcut.language;
 }
 
+/// The lanes of a 16-byte vector holding `bytes` (fewer than 16) and `fill`
+/// after them, as two little-endian words: what a vector load of the input
+/// followed by boundary bytes would read, gathered with loads inside the
+/// input only (two overlapping words from 8 bytes, two overlapping 4-byte
+/// words from 4, single bytes under that), so that no byte outside it is
+/// read and the branches depend on the length alone.
+#[inline(always)]
+pub(crate) fn tiny_lanes(bytes: &[u8], fill: u8) -> (u64, u64) {
+    let len = bytes.len();
+    assert!(len < 16, "a tiny input is shorter than a vector");
+    let fills = u64::from_ne_bytes([fill; 8]);
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        // The last word's bytes that the first lacks move down to lane 8:
+        // a shift of 8 to 64 bits, split so that no single shift is 64.
+        let high = (u64::from_le_bytes(*last) >> 1) >> (8 * (16 - len) - 1);
+        let high_fill = fills << (8 * (len - 8));
+        return (u64::from_le_bytes(*first), high | high_fill);
+    }
+    let low = if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+    {
+        let first = u64::from(u32::from_le_bytes(*first));
+        let last = u64::from(u32::from_le_bytes(*last));
+        first | (last >> (8 * (8 - len))) << 32
+    } else if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
+        let middle = bytes[len / 2];
+        u64::from(first) | u64::from(middle) << (8 * (len / 2)) | u64::from(last) << (8 * (len - 1))
+    } else {
+        0
+    };
+    // `len` is under 8 here: the shift is at most 56 bits.
+    (low | fills << (8 * len), fills)
+}
+
 /// Bytes per block: the unit of the ASCII skip.
 pub(crate) const BLOCK: usize = 64;
 
@@ -94,11 +127,33 @@ macro_rules! algorithm {
         }
         $crate::simd::algorithm!(@body $feature);
     };
+    // The narrowest level (16-byte vectors) checks an input shorter than
+    // its vector as one vector built in registers.
     ($feature:literal) => {
-        /// No narrower level: a short input is framed.
+        /// An input shorter than a vector: its bytes and boundary bytes
+        /// after them in one vector, gathered by loads inside the input
+        /// ([`tiny_lanes`](crate::simd::tiny_lanes)) and put together in
+        /// registers, checked after boundary bytes. No branch on the bytes
+        /// and no framed copy, whose reload would wait on its stores:
+        /// strings this short come one call each, ASCII or not at random,
+        /// and a mispredicted branch costs more than the check.
         #[inline(always)]
-        fn narrower<R: VectorLanguage>(_bytes: &[u8]) -> Option<Result<(), usize>> {
-            None
+        fn narrower<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), usize>> {
+            const { assert!(V::LANES == 16) };
+            // SAFETY: only called from this module's functions, built with
+            // its target feature.
+            let r = unsafe { registers::<R>() };
+            let (low, high) = $crate::simd::tiny_lanes(bytes, R::VECTOR.boundary);
+            // SAFETY: `r` exists only where the CPU has the target feature.
+            let input = unsafe { V::from_halves(low, high) };
+            let (error, _) = check::<R>(&r, input, framing(&r));
+            if error.any() {
+                // A lane past the input's end errs for the sequence left
+                // open there: its position is the end.
+                Some(Err(error.first_nonzero().min(bytes.len())))
+            } else {
+                Some(Ok(()))
+            }
         }
         $crate::simd::algorithm!(@body $feature);
     };
@@ -1206,6 +1261,30 @@ pub(crate) fn check_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(
     unsafe { check_on::<R>(level(), bytes) }
 }
 
+/// [`validate_detected`] for an input shorter than 16 bytes: the narrowest
+/// vector level this CPU has, where such an input is one vector built in
+/// registers (every x86 level implies SSE4.1, as Rust's target features
+/// do: `avx2` implies `sse4.1`). `None` without a vector level, or where
+/// `R`'s check has a pairing term, whose markers reach past a vector.
+#[inline(always)]
+pub(crate) fn validate_tiny_detected<R: VectorLanguage>(
+    bytes: &[u8],
+) -> Option<Result<(), Utf8Error>> {
+    debug_assert!(bytes.len() < 16);
+    if !R::VECTOR.available || !matches!(R::VECTOR.pairing.rule, crate::derived::PairRule::None) {
+        return None;
+    }
+    let narrowest = match level() {
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        Level::Avx512 | Level::Avx2 => Level::Sse41,
+        detected => detected,
+    };
+    // SAFETY: `level` returns only a level this CPU has, and SSE4.1 comes
+    // with each x86 level above it.
+    let checked = unsafe { check_on::<R>(narrowest, bytes) }?;
+    Some(located::<R>(bytes, checked))
+}
+
 /// [`check_detected`], turning a failing block into the exact error.
 #[inline(always)]
 pub(crate) fn validate_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
@@ -1270,5 +1349,32 @@ pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Err
         Ok(()) => {
             unreachable!("the vector check is proved to accept exactly the automaton's language")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_lanes_are_the_input_then_fill_bytes_at_every_length() {
+        let source: [u8; 15] = core::array::from_fn(|i| 0x80 | i as u8);
+        for len in 0..16 {
+            for fill in [0x00, 0x01, 0x7F] {
+                let (low, high) = tiny_lanes(&source[..len], fill);
+                let mut lanes = [0u8; 16];
+                lanes[..8].copy_from_slice(&low.to_le_bytes());
+                lanes[8..].copy_from_slice(&high.to_le_bytes());
+                let mut expected = [fill; 16];
+                expected[..len].copy_from_slice(&source[..len]);
+                assert_eq!(lanes, expected, "{len} bytes, fill {fill:#04x}");
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "shorter than a vector")]
+    fn tiny_lanes_refuse_a_whole_vector() {
+        tiny_lanes(&[0; 16], 0);
     }
 }

@@ -31,6 +31,29 @@ impl V {
         // SAFETY: the caller promises NEON.
         unsafe { V(vdupq_n_u8(byte)) }
     }
+    /// The vector whose lanes are `low`'s bytes then `high`'s, least
+    /// significant first: built in registers, not through memory.
+    ///
+    /// # Safety
+    /// The CPU must support NEON.
+    #[inline(always)]
+    pub(crate) unsafe fn from_halves(low: u64, high: u64) -> V {
+        if cfg!(target_endian = "big") {
+            // Lane order under reinterpretation follows the target's byte
+            // order: through memory there, as the bytes they stand for.
+            let bytes: [[u8; 8]; 2] = [low.to_le_bytes(), high.to_le_bytes()];
+            // SAFETY: the caller promises NEON.
+            return unsafe { Self::load(bytes.as_flattened().try_into().expect("16 bytes")) };
+        }
+        // SAFETY: the caller promises NEON. On a little-endian target, lane
+        // `i` of the reinterpreted vector is byte `i` of the two words.
+        unsafe {
+            V(vreinterpretq_u8_u64(vcombine_u64(
+                vcreate_u64(low),
+                vcreate_u64(high),
+            )))
+        }
+    }
     /// # Safety
     /// The CPU must support NEON.
     #[inline(always)]

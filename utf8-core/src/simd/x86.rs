@@ -344,6 +344,16 @@ pub(crate) mod sse41 {
             // SAFETY: the caller promises the feature.
             unsafe { V(_mm_set1_epi8(byte as i8)) }
         }
+        /// The vector whose lanes are `low`'s bytes then `high`'s, least
+        /// significant first: built in registers, not through memory.
+        ///
+        /// # Safety
+        /// The CPU must support SSE4.1.
+        #[inline(always)]
+        pub(crate) unsafe fn from_halves(low: u64, high: u64) -> V {
+            // SAFETY: the caller promises the feature (SSE2 suffices).
+            unsafe { V(_mm_set_epi64x(high as i64, low as i64)) }
+        }
         /// # Safety
         /// The CPU must support SSE4.1.
         #[inline(always)]
