@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use ignore::WalkBuilder;
 
 use crate::input::Source;
-use crate::stream::Fill;
+use utf8_core::Ruleset;
+use utf8_core::parallel::Summary;
+
+use crate::stream::{Fill, Summarized};
 
 #[derive(clap::Args, Debug)]
 pub struct WalkArgs {
@@ -122,15 +125,43 @@ impl<F> SkipBinary<F> {
     }
 }
 
-impl<F: Fill> Fill for SkipBinary<F> {
-    fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {
-        let (filled, at_end) = self.input.fill(buffer)?;
+impl<F> SkipBinary<F> {
+    /// Whether the fill that read `filled` bytes into `buffer` makes the
+    /// input binary: the first fill, a NUL in its probe.
+    fn found_binary(&mut self, buffer: &[u8], filled: usize) -> bool {
         if std::mem::take(&mut self.first)
             && memchr::memchr(0, &buffer[..filled.min(BINARY_PROBE)]).is_some()
         {
             self.binary = true;
+        }
+        self.binary
+    }
+}
+
+impl<F: Fill> Fill for SkipBinary<F> {
+    fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {
+        let (filled, at_end) = self.input.fill(buffer)?;
+        if self.found_binary(buffer, filled) {
             return Ok((0, true));
         }
         Ok((filled, at_end))
+    }
+
+    fn fill_summarized<R: Ruleset>(
+        &mut self,
+        buffer: &mut [u8],
+    ) -> Option<Result<Summarized<R>, String>> {
+        let summarized = self.input.fill_summarized::<R>(buffer)?;
+        Some(summarized.map(|summarized| {
+            if self.found_binary(buffer, summarized.filled) {
+                Summarized {
+                    filled: 0,
+                    at_end: true,
+                    summary: Summary::identity(),
+                }
+            } else {
+                summarized
+            }
+        }))
     }
 }
