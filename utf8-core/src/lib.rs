@@ -216,8 +216,7 @@ fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// [`validate`] for an input of at least [`LEAD_FROM`] bytes in a ruleset
 /// with a vector check.
 fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    let lead = &bytes[..bytes.len().min(SCALAR_LEAD_ASCII)];
-    let from = shift::lead::<R>(lead)?;
+    let from = shift::lead::<R>(bytes, SCALAR_LEAD_ASCII)?;
     let rest = &bytes[from..];
     let result = if rest.len() >= simd::BLOCK {
         simd::validate_detected::<R>(rest)

@@ -249,8 +249,9 @@ pub(crate) fn short_all_in(bytes: &[u8], floor: u8) -> bool {
     (high | zero) & HIGH_BITS == 0
 }
 
-/// Reads the start of an input: on through `lead` while it is ASCII, then
-/// the first sequence that is not, one byte at a time. Returns the exact
+/// Reads the start of an input: on through its first `ascii_limit` bytes
+/// while they are ASCII, then the first sequence that is not (whole, even
+/// where it runs past the limit), one byte at a time. Returns the exact
 /// error if the automaton dies there, otherwise the end of the last
 /// complete sequence read (where a faster path can start as at the start
 /// of an input). Only for rulesets whose start state is their one
@@ -263,7 +264,8 @@ pub(crate) fn short_all_in(bytes: &[u8], floor: u8) -> bool {
 /// steps (a chain of dependent loads, several cycles a byte), not for a
 /// fixed stretch of them.
 #[inline]
-pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
+pub(crate) fn lead<R: Ruleset>(bytes: &[u8], ascii_limit: usize) -> Result<usize, Utf8Error> {
+    let lead = &bytes[..bytes.len().min(ascii_limit)];
     let mut at = 0;
     if const { R::TABLES.automaton.ascii_loops_at_start() } {
         for chunk in lead.as_chunks::<CHUNK>().0 {
@@ -277,7 +279,9 @@ pub(crate) fn lead<R: Ruleset>(lead: &[u8]) -> Result<usize, Utf8Error> {
             at += CHUNK;
         }
     }
-    let sequence = &lead[at..lead.len().min(at + R::TABLES.vector.max_sequence_len)];
+    // The sequence may run past the ASCII limit: read whole, its error is
+    // found here too, not by the vector check after it.
+    let sequence = &bytes[at..bytes.len().min(at + R::TABLES.vector.max_sequence_len)];
     if !R::TABLES.shift.available {
         return lead_by_automaton::<R>(sequence, at);
     }
