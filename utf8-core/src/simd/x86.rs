@@ -38,6 +38,23 @@ pub(crate) mod avx512 {
             // 64 bytes read.
             unsafe { V(_mm512_loadu_si512(bytes.as_ptr().cast())) }
         }
+        /// The vector of `bytes` (at most 64) in its first lanes and
+        /// `fill`'s in the others: one masked load, which reads the lanes
+        /// of `bytes` only.
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 F and BW.
+        #[inline(always)]
+        pub(crate) unsafe fn load_partial(bytes: &[u8], fill: V) -> V {
+            assert!(bytes.len() <= 64, "a partial vector is at most a vector");
+            // The first `bytes.len()` lanes (none for an empty slice).
+            let mask = u64::MAX.checked_shr(64 - bytes.len() as u32).unwrap_or(0);
+            // SAFETY: the caller promises the feature; the mask selects the
+            // first `bytes.len()` lanes, which lie inside `bytes`, and a
+            // masked-off lane is neither read nor able to fault (AVX-512's
+            // fault suppression), so no byte outside `bytes` is touched.
+            unsafe { V(_mm512_mask_loadu_epi8(fill.0, mask, bytes.as_ptr().cast())) }
+        }
         /// # Safety
         /// The CPU must support AVX-512 F and BW.
         #[inline(always)]
@@ -158,7 +175,7 @@ pub(crate) mod avx512 {
         }
     }
 
-    crate::simd::algorithm!("avx512f,avx512bw", narrower: super::avx2);
+    crate::simd::algorithm!("avx512f,avx512bw", masked);
 }
 
 pub(crate) mod avx2 {
