@@ -74,7 +74,7 @@ pub struct Summarized<R: Ruleset> {
 /// [`Fill::fill_summarized`]: the unit of parallel validation,
 /// [`PARALLEL_THRESHOLD`]. Smaller chunks, to summarize bytes still in the
 /// L2 cache of the core that read them, were measured and not kept: on this
-/// project's 2-core Zen 3 VM, 256 KiB chunks ran one thread 5-15% slower (a
+/// project's 2-core Zen 4 VM, 256 KiB chunks ran one thread 5-15% slower (a
 /// read costs more than the cache saves) and two no faster.
 pub const FILL_CHUNK: usize = PARALLEL_THRESHOLD;
 

@@ -90,7 +90,7 @@ pub struct Utf8Error {
     /// bytes after it as two overlapping 4-byte copies, and the load over
     /// both stores could not be forwarded: a stall of about 5 ns on every
     /// valid short string (64 bytes of ASCII: 7.5 against 4.3 ns for
-    /// `core::str`, on this project's Zen 3 VM).
+    /// `core::str`, on this project's Zen 4 VM).
     pub(crate) error_len: Option<NonZeroUsize>,
     /// A reference, not the two strings, so that the error stays three
     /// words: it is returned by value from every validation path. (Its null

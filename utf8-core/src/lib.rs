@@ -151,7 +151,7 @@ crate::ruleset!(@inherent pub Rfc3629);
 /// A short string checked in one vector costs no branch on its bytes: the
 /// shift DFA's loops exit on the length and its ASCII skip on the bytes, and
 /// on short strings of mixed lengths and scripts, one call each, those
-/// mispredictions cost more than the check (this project's Zen 3 VM: the
+/// mispredictions cost more than the check (this project's Zen 4 VM: the
 /// corpus's lines under 16 bytes, one call each, 13.8 -> 6.4 ns a call).
 pub const SIMD_THRESHOLD: usize = 16;
 
