@@ -67,7 +67,7 @@ _utf8() {
             return 0
             ;;
         utf8__subcmd__check)
-            opts="-q -l -r -h --ruleset --all --format --quiet --files-with-errors --files-without-errors --recursive --hidden --no-ignore --binary --help"
+            opts="-q -l -r -h --ruleset --all --format --quiet --files-with-errors --files-without-errors --no-mmap --recursive --hidden --no-ignore --binary --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

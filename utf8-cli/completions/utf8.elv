@@ -54,6 +54,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand -l 'Print the path of each invalid input, one per line, instead of its errors. Each input is read up to its first error'
             cand --files-with-errors 'Print the path of each invalid input, one per line, instead of its errors. Each input is read up to its first error'
             cand --files-without-errors 'Print the path of each valid input, one per line, instead of the errors of the others'
+            cand --no-mmap 'Read every file; without it, a regular file of 1 MiB or more is checked where it lies in the page cache, through a read-only memory map (Linux), which saves copying it. A file truncated meanwhile is reported as changed either way; bytes rewritten in place under a map are checked partly old, partly new, and reported as changed'
             cand -r 'Check the files under each directory argument, in the order of their paths, skipping hidden files and directories, what .gitignore, .ignore and .git/info/exclude exclude, symbolic links and binary files'
             cand --recursive 'Check the files under each directory argument, in the order of their paths, skipping hidden files and directories, what .gitignore, .ignore and .git/info/exclude exclude, symbolic links and binary files'
             cand --hidden 'Under -r, also check hidden files and directories (names that start with `.`)'

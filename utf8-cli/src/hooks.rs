@@ -18,6 +18,11 @@ pub fn buffer_len() -> Option<usize> {
     std::env::var("UTF8_TEST_BUFFER_LEN").ok()?.parse().ok()
 }
 
+/// `UTF8_TEST_MAP_AT_LEAST`: the size from which `check` maps a file.
+pub fn map_at_least() -> Option<u64> {
+    std::env::var("UTF8_TEST_MAP_AT_LEAST").ok()?.parse().ok()
+}
+
 /// `UTF8_TEST_PAUSE_DIR`: the directory of the handshake above, once
 /// per process, after the first full buffer read from a file.
 pub fn pause_after_first_fill() {

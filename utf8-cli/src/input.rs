@@ -1,13 +1,13 @@
 //! Reading an input named on the command line: a file, or standard input for
-//! `-`, a buffer at a time.
+//! `-`, a buffer at a time, or for `utf8 check` a large regular file through
+//! a memory map ([`crate::mapped`]).
 //!
-//! Files are read, never memory-mapped: a mapped file that another process
-//! truncates (log rotation, `truncate`, an editor saving) kills the reader
-//! with SIGBUS as soon as it touches a page past the new end, and no flag
-//! prevents it. Read instead, a file that shrinks just ends early, and a
-//! file that changes at all while it is read is reported as such: fewer
-//! bytes than its size when it was opened, or a size or modification time
-//! at the end of the read that differs from the one at its start.
+//! A file that changes while it is read is reported as such: fewer bytes
+//! than its size when it was opened, a size or modification time at the end
+//! of the read that differs from the one at its start, or (mapped) a page
+//! that a truncation took away. A file that shrinks just ends early when it
+//! is read; under a map, the pages it lost read as zeros (see
+//! [`crate::mapped`] for how a SIGBUS is kept from ending the command).
 //!
 //! A regular file is read at positions (on Unix): each core reads a chunk
 //! of the buffer and summarizes it while the bytes are in its cache, so
@@ -24,9 +24,10 @@ use utf8_core::Ruleset;
 #[cfg(unix)]
 use utf8_core::parallel::Summary;
 
+use crate::mapped::Mapping;
 #[cfg(unix)]
 use crate::stream::FILL_CHUNK;
-use crate::stream::{Fill, Summarized};
+use crate::stream::{Fill, Summarized, Whole};
 
 /// Where an input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,7 @@ impl Source {
                 reader: Reader::Stdin(std::io::stdin()),
                 at_open: None,
                 read: 0,
+                map_at_least: None,
             }),
             Source::File(path) => {
                 let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
@@ -85,6 +87,7 @@ impl Source {
                     at_open: metadata.is_file().then(|| Snapshot::of(&metadata)),
                     reader: Reader::File(file),
                     read: 0,
+                    map_at_least: None,
                 })
             }
         }
@@ -99,6 +102,9 @@ pub struct Input {
     at_open: Option<Snapshot>,
     /// The bytes read so far.
     read: u64,
+    /// The size from which a regular file is mapped rather than read, if
+    /// it may be.
+    map_at_least: Option<u64>,
 }
 
 enum Reader {
@@ -122,7 +128,23 @@ impl Snapshot {
     }
 }
 
+/// The size from which `utf8 check` maps a file ([`Input::mapped_from`]):
+/// 1 MiB. Mapping a file and unmapping it costs a few system calls and a
+/// flush of the mapped pages' translations, which a small file's copy
+/// costs less than; a file of a megabyte or more is checked on several
+/// cores, where the copy would be the bound.
+pub const MAP_AT_LEAST: u64 = 1 << 20;
+
 impl Input {
+    /// Has a regular file of at least `at_least` bytes mapped instead of
+    /// read ([`Fill::map_whole`]), where the platform can.
+    pub fn mapped_from(mut self, at_least: u64) -> Input {
+        #[cfg(debug_assertions)]
+        let at_least = crate::hooks::map_at_least().unwrap_or(at_least);
+        self.map_at_least = Some(at_least);
+        self
+    }
+
     fn read_some(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         match &mut self.reader {
             Reader::Stdin(stdin) => stdin.read(buffer),
@@ -261,6 +283,36 @@ impl Fill for Input {
         }
         let _ = buffer;
         None
+    }
+
+    fn map_whole(&mut self) -> Option<Whole> {
+        let (Reader::File(file), Some(at_open), Some(at_least)) =
+            (&self.reader, self.at_open, self.map_at_least)
+        else {
+            return None;
+        };
+        if self.read > 0 || at_open.len < at_least {
+            return None;
+        }
+        let len = usize::try_from(at_open.len).ok()?;
+        // A file that cannot be mapped (a file system without maps, no
+        // address space left) is read as any other.
+        let mapping = Mapping::of(file, len).ok()??;
+        Some(Whole { mapping, len })
+    }
+
+    fn whole_done(&mut self, whole: Whole) -> Result<(), String> {
+        self.read += whole.len as u64;
+        self.check_unchanged()?;
+        if whole.mapping.lost_pages() {
+            // Truncated and grown back to its size: the modification time
+            // would most often tell, a lost page always does.
+            return Err(format!(
+                "{} changed while it was read (pages of its map were truncated away)",
+                self.name
+            ));
+        }
+        Ok(())
     }
 
     fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {

@@ -19,6 +19,7 @@ mod fix;
 #[cfg(debug_assertions)]
 mod hooks;
 mod input;
+mod mapped;
 mod name;
 mod progress;
 mod rulesets;

@@ -14,7 +14,7 @@ use crate::input::Source;
 use utf8_core::Ruleset;
 use utf8_core::parallel::Summary;
 
-use crate::stream::{Fill, Summarized};
+use crate::stream::{Fill, Summarized, Whole};
 
 #[derive(clap::Args, Debug)]
 pub struct WalkArgs {
@@ -139,6 +139,24 @@ impl<F> SkipBinary<F> {
 }
 
 impl<F: Fill> Fill for SkipBinary<F> {
+    fn map_whole(&mut self) -> Option<Whole> {
+        let mut whole = self.input.map_whole()?;
+        let bytes = &whole.mapping.bytes()[..whole.len];
+        if self.found_binary(bytes, bytes.len()) {
+            whole.len = 0;
+        }
+        Some(whole)
+    }
+
+    fn whole_done(&mut self, whole: Whole) -> Result<(), String> {
+        if self.binary {
+            // As for a read, a binary input is not read to its end, so
+            // whether it changed is not known.
+            return Ok(());
+        }
+        self.input.whole_done(whole)
+    }
+
     fn fill(&mut self, buffer: &mut [u8]) -> Result<(usize, bool), String> {
         let (filled, at_end) = self.input.fill(buffer)?;
         if self.found_binary(buffer, filled) {

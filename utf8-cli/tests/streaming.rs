@@ -59,10 +59,16 @@ struct Paused {
 impl Paused {
     /// Runs `utf8 ARGS` in `directory` until it pauses.
     fn start(directory: &Path, args: &[&str]) -> Paused {
+        Paused::start_with(directory, args, &[])
+    }
+
+    /// [`Paused::start`] with more variables in the command's environment.
+    fn start_with(directory: &Path, args: &[&str], env: &[(&str, &str)]) -> Paused {
         let handshake = directory.join("handshake");
         std::fs::create_dir(&handshake).expect("a handshake directory");
         let child = utf8()
             .args(args)
+            .envs(env.iter().copied())
             .env("UTF8_TEST_BUFFER_LEN", "4096")
             .env("UTF8_TEST_PAUSE_DIR", &handshake)
             .stdout(Stdio::piped())
@@ -136,6 +142,106 @@ fn a_file_truncated_while_it_is_checked_is_an_error_and_the_next_inputs_are_stil
             arg(&invalid)
         )
     );
+}
+
+/// `check` maps a file of at least this many bytes: all of them.
+const MAP_EVERY_FILE: (&str, &str) = ("UTF8_TEST_MAP_AT_LEAST", "0");
+
+#[test]
+fn a_mapped_file_truncated_while_it_is_checked_is_an_error_and_the_next_inputs_are_still_checked() {
+    if !cfg!(debug_assertions) || !cfg!(target_os = "linux") {
+        return; // Hooks of debug builds; maps on Linux.
+    }
+    let dir = scratch();
+    let shrinking = text_file(dir.path(), "shrinking.txt");
+    let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine");
+    // The command has checked the first 4 KiB window of the map when it
+    // pauses; the pages after the new end are gone from the map when it
+    // goes on, and each would raise SIGBUS.
+    let paused = Paused::start_with(
+        dir.path(),
+        &["check", arg(&shrinking), arg(&invalid)],
+        &[MAP_EVERY_FILE],
+    );
+    truncate(&shrinking, 1000);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "utf8: {} changed while it was read (65536 bytes at the start, 1000 at the end)\n",
+            arg(&shrinking)
+        )
+    );
+    assert_eq!(
+        text(&output.stdout),
+        format!(
+            "{}:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n",
+            arg(&invalid)
+        )
+    );
+}
+
+#[test]
+fn a_mapped_file_rewritten_in_place_while_it_is_checked_is_an_error() {
+    if !cfg!(debug_assertions) || !cfg!(target_os = "linux") {
+        return;
+    }
+    let dir = scratch();
+    let changing = text_file(dir.path(), "changing.txt");
+    let paused = Paused::start_with(dir.path(), &["check", arg(&changing)], &[MAP_EVERY_FILE]);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&changing)
+        .expect("open for writing");
+    file.write_all(b"rewritten").expect("rewrite");
+    drop(file);
+    let output = paused.resume();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "utf8: {} changed while it was read (modified during the read)\n",
+            arg(&changing)
+        )
+    );
+}
+
+#[test]
+fn a_mapped_file_in_windows_that_cut_every_sequence_reports_what_a_read_one_does() {
+    if !cfg!(debug_assertions) || !cfg!(target_os = "linux") {
+        return;
+    }
+    let dir = scratch();
+    let stress = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
+    let mut binary = stress.clone();
+    binary[100] = 0;
+    let binary = write(dir.path(), "binary.txt", &binary);
+    let runs: [&[&str]; 4] = [
+        &["check", "--all", "--format", "json", STRESS_TEST],
+        &["check", "--all", "--ruleset", "cesu8", STRESS_TEST],
+        &["check", "-l", STRESS_TEST],
+        &["check", "-r", "--files-without-errors", arg(&binary)],
+    ];
+    for args in runs {
+        let read = utf8()
+            .args(args)
+            .arg("--no-mmap")
+            .output()
+            .expect("the utf8 binary runs");
+        assert!(!read.stdout.is_empty() || args.contains(&"-r"));
+        for len in [1, 2, 3, 5, 64, 4096, 1 << 20] {
+            let mapped = utf8()
+                .args(args)
+                .env("UTF8_TEST_BUFFER_LEN", len.to_string())
+                .env(MAP_EVERY_FILE.0, MAP_EVERY_FILE.1)
+                .output()
+                .expect("the utf8 binary runs");
+            assert_eq!(mapped.status.code(), read.status.code(), "{args:?}, {len}");
+            assert!(mapped.stdout == read.stdout, "{args:?}, {len}-byte windows");
+            assert_eq!(mapped.stderr, read.stderr, "{args:?}, {len}");
+        }
+    }
 }
 
 #[test]
