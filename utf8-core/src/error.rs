@@ -119,6 +119,44 @@ impl RulesetLabel {
     };
 }
 
+/// A [`Utf8Error`] without its ruleset, which the caller knows, in two
+/// words: a `Result<(), PackedError>` comes back from a call in two
+/// registers, where a `Result<(), Utf8Error>`, three words, comes back
+/// through memory. The caller then moved it on with a 16-byte load over the
+/// callee's two 8-byte stores, which store forwarding cannot serve: a stall
+/// on every error found by the scalar lead (an error at byte 0 of 4 KiB of
+/// ASCII, on this project's Zen 4 VM: see `validate_long`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PackedError {
+    valid_up_to: usize,
+    /// One more than the error's length, one for `None`: the zero left over
+    /// is `Ok`'s niche in a `Result<(), PackedError>`.
+    error_len_plus_one: NonZeroUsize,
+}
+
+impl PackedError {
+    #[inline]
+    pub(crate) fn pack(error: Utf8Error) -> PackedError {
+        PackedError {
+            valid_up_to: error.valid_up_to,
+            // An error is a few bytes long; saturating keeps even an
+            // impossible length from wrapping to `Ok`.
+            error_len_plus_one: NonZeroUsize::MIN
+                .saturating_add(error.error_len.map_or(0, NonZeroUsize::get)),
+        }
+    }
+
+    /// The error, under `ruleset`, the one it was found under.
+    #[inline]
+    pub(crate) fn unpack(self, ruleset: &'static RulesetLabel) -> Utf8Error {
+        Utf8Error {
+            valid_up_to: self.valid_up_to,
+            error_len: NonZeroUsize::new(self.error_len_plus_one.get() - 1),
+            ruleset,
+        }
+    }
+}
+
 impl Utf8Error {
     /// The error at `valid_up_to`, with `error_len` as
     /// [`error_len`](Self::error_len) reports it, under `ruleset`.
@@ -347,6 +385,35 @@ mod tests {
             + core::mem::size_of_val(&error.error_len)
             + core::mem::size_of::<&super::RulesetLabel>();
         assert_eq!(fields, core::mem::size_of::<super::Utf8Error>());
+    }
+
+    #[test]
+    fn a_packed_error_is_two_words_in_a_result_and_unpacks_to_the_same_error() {
+        assert_eq!(
+            core::mem::size_of::<Result<(), super::PackedError>>(),
+            2 * core::mem::size_of::<usize>()
+        );
+        for bytes in [
+            &b"ab\xE2\x82"[..],
+            b"ab\xE2\x82A",
+            b"\xFF",
+            b"abc\xF4\x8F\xBF",
+        ] {
+            let error = crate::from_utf8(bytes).unwrap_err();
+            let packed = super::PackedError::pack(error);
+            assert_eq!(packed.unpack(error.ruleset), error);
+        }
+        let long = super::Utf8Error {
+            valid_up_to: usize::MAX,
+            error_len: core::num::NonZeroUsize::new(usize::MAX),
+            ruleset: crate::from_utf8(b"\xFF").unwrap_err().ruleset,
+        };
+        let packed = super::PackedError::pack(long);
+        assert_eq!(packed.unpack(long.ruleset).valid_up_to(), usize::MAX);
+        assert!(
+            packed.unpack(long.ruleset).error_len().is_some(),
+            "an impossible length saturates, never wraps to `Ok`'s zero"
+        );
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub use dialects::{cesu8, mutf8, rfc2279, wtf8};
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use error::FromUtf8Error;
+use error::PackedError;
 pub use error::Utf8Error;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -181,7 +182,7 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
             validate_short::<R>(bytes)
         } else {
-            validate_long::<R>(bytes)
+            validate_long::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
         }
     } else if bytes.len() >= SIMD_THRESHOLD && R::TABLES.shortcut.available {
         shortcut::validate::<R>(bytes)
@@ -214,9 +215,14 @@ fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 }
 
 /// [`validate`] for an input of at least [`LEAD_FROM`] bytes in a ruleset
-/// with a vector check.
-fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    let from = shift::lead::<R>(bytes, SCALAR_LEAD_ASCII)?;
+/// with a vector check; its error is `R`'s, packed into two words
+/// ([`PackedError`]).
+fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError> {
+    let pack = |error: Utf8Error| {
+        debug_assert_eq!(error.ruleset, R::TABLES.automaton.label);
+        PackedError::pack(error)
+    };
+    let from = shift::lead::<R>(bytes, SCALAR_LEAD_ASCII).map_err(pack)?;
     let rest = &bytes[from..];
     let result = if rest.len() >= simd::BLOCK {
         simd::validate_detected::<R>(rest)
@@ -225,7 +231,7 @@ fn validate_long<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     };
     result
         .unwrap_or_else(|| shift::validate::<R>(rest))
-        .map_err(|e| e.offset_by(from))
+        .map_err(|e| pack(e.offset_by(from)))
 }
 
 /// [`validate`] for a piece of a stream that has been valid so far, where
