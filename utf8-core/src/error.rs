@@ -125,7 +125,7 @@ impl RulesetLabel {
 /// through memory. The caller then moved it on with a 16-byte load over the
 /// callee's two 8-byte stores, which store forwarding cannot serve: a stall
 /// on every error found by the scalar lead (an error at byte 0 of 4 KiB of
-/// ASCII, on this project's Zen 4 VM: see `validate_long`).
+/// ASCII, on this project's Zen 4 VM: see `validate_after_lead`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PackedError {
     valid_up_to: usize,

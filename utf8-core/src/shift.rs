@@ -263,7 +263,11 @@ pub(crate) fn short_all_in(bytes: &[u8], floor: u8) -> bool {
 /// vector set-up; text that is valid pays for one sequence of shift-DFA
 /// steps (a chain of dependent loads, several cycles a byte), not for a
 /// fixed stretch of them.
-#[inline]
+///
+/// Always inlined: it returns a three-word `Result`, which an outlined call
+/// hands back through memory, and the caller's wider reload of it stalls
+/// store forwarding (see `crate::error::PackedError`).
+#[inline(always)]
 pub(crate) fn lead<R: Ruleset>(bytes: &[u8], ascii_limit: usize) -> Result<usize, Utf8Error> {
     let lead = &bytes[..bytes.len().min(ascii_limit)];
     let mut at = 0;
