@@ -319,6 +319,8 @@ impl<'r, 'a, R: Ruleset, W: Write> CheckFile<'r, 'a, R, W> {
 
 impl<R: Ruleset, W: Write> Sink for CheckFile<'_, '_, R, W> {
     type Error = Stop;
+    // The valid bytes move the cursor, which only an error's report reads.
+    const VALID_ONLY_PLACES_ERRORS: bool = true;
 
     fn valid(&mut self, bytes: &[u8]) -> Result<(), Stop> {
         self.cursor.advance(bytes);

@@ -104,6 +104,13 @@ pub const FILL_CHUNK: usize = PARALLEL_THRESHOLD;
 pub trait Sink {
     type Error;
 
+    /// Whether the sink uses the valid bytes only to place the errors after
+    /// them (a position's line and column). A pass over an input in memory
+    /// (a mapped file) then hands them over late, all at once before the
+    /// next error, and not at all after the last one, where they would
+    /// place nothing: a valid file is then never read a second time.
+    const VALID_ONLY_PLACES_ERRORS: bool = false;
+
     /// The next valid bytes of the input. Consecutive calls may split the
     /// input anywhere between two sequences, never inside one.
     fn valid(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
@@ -292,6 +299,61 @@ pub fn stream<R: Ruleset, S: Sink>(
     })
 }
 
+/// A sink whose valid bytes wait, as a range of the input in memory, for
+/// the next error ([`Sink::VALID_ONLY_PLACES_ERRORS`]).
+struct HeldBack<'m, 's, S> {
+    input: &'m [u8],
+    sink: &'s mut S,
+    held: std::ops::Range<usize>,
+}
+
+impl<S: Sink> HeldBack<'_, '_, S> {
+    fn hand_over(&mut self) -> Result<(), S::Error> {
+        let held = std::mem::replace(&mut self.held, 0..0);
+        if held.is_empty() {
+            return Ok(());
+        }
+        self.sink.valid(&self.input[held])
+    }
+}
+
+impl<S: Sink> Sink for HeldBack<'_, '_, S> {
+    type Error = S::Error;
+
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), S::Error> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        // A pass hands over slices of the input it reads: where this one
+        // starts in it, by address.
+        let at = (bytes.as_ptr() as usize).wrapping_sub(self.input.as_ptr() as usize);
+        assert!(
+            at <= self.input.len() && bytes.len() <= self.input.len() - at,
+            "valid bytes from outside the input"
+        );
+        if self.held.is_empty() {
+            self.held = at..at + bytes.len();
+        } else {
+            assert_eq!(self.held.end, at, "valid bytes handed over in order");
+            self.held.end += bytes.len();
+        }
+        Ok(())
+    }
+
+    fn invalid(&mut self, found: &Found<'_>) -> Result<Flow, S::Error> {
+        self.hand_over()?;
+        self.sink.invalid(found)
+    }
+
+    fn cut(&mut self, run: Run<'_>) {
+        self.sink.cut(run);
+    }
+
+    fn buffer_done(&mut self, read: u64) -> Result<(), S::Error> {
+        self.sink.buffer_done(read)
+    }
+}
+
 /// How many bytes of a mapped input [`stream`] summarizes at a time: 16 MiB
 /// per core. Nothing is copied, so a window costs no memory; a window of
 /// the read buffer's 1 MiB per core held two cores to three quarters of
@@ -307,8 +369,26 @@ fn mapped_window_len() -> usize {
 }
 
 /// [`stream`] over `whole`, in windows of `window` bytes: the bytes kept
-/// from one window to the next are those before it in memory.
+/// from one window to the next are those before it in memory. The valid
+/// bytes are held back for a sink that only places errors with them.
 fn stream_whole<R: Ruleset, S: Sink>(
+    whole: &Whole,
+    window: usize,
+    sink: &mut S,
+) -> Result<Streamed, Halt<S::Error>> {
+    if S::VALID_ONLY_PLACES_ERRORS {
+        let mut held = HeldBack {
+            input: &whole.mapping.bytes()[..whole.len],
+            sink,
+            held: 0..0,
+        };
+        return stream_windows::<R, _>(whole, window, &mut held);
+    }
+    stream_windows::<R, S>(whole, window, sink)
+}
+
+/// [`stream_whole`], each valid byte handed to `sink` as it is found.
+fn stream_windows<R: Ruleset, S: Sink>(
     whole: &Whole,
     window: usize,
     sink: &mut S,
@@ -658,6 +738,54 @@ mod tests {
         };
         let streamed = stream_whole::<R, _>(&whole, window, &mut record).expect("a map is read");
         Some((record.events, streamed))
+    }
+
+    /// A [`Record`] that only places errors with the valid bytes.
+    struct Placing<'a, R>(Record<'a, R>);
+
+    impl<R: Ruleset> Sink for Placing<'_, R> {
+        type Error = ();
+        const VALID_ONLY_PLACES_ERRORS: bool = true;
+
+        fn valid(&mut self, bytes: &[u8]) -> Result<(), ()> {
+            self.0.valid(bytes)
+        }
+
+        fn invalid(&mut self, found: &Found<'_>) -> Result<Flow, ()> {
+            self.0.invalid(found)
+        }
+    }
+
+    #[test]
+    fn a_mapped_pass_holds_valid_bytes_back_until_an_error_for_a_sink_that_only_places_errors() {
+        use std::io::Write;
+        for (name, bytes) in samples::all() {
+            let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
+            file.write_all(&bytes).expect("written");
+            let Some(mapping) = Mapping::of(file.as_file(), bytes.len()).expect("mapped") else {
+                continue;
+            };
+            let mut expected = whole::<utf8_core::Rfc3629>(&bytes);
+            if matches!(expected.last(), Some(Event::Valid(_))) {
+                expected.pop();
+            }
+            let input = Whole {
+                mapping,
+                len: bytes.len(),
+            };
+            for window in [1, 3, 64, bytes.len() + 1] {
+                let mut placing = Placing(Record::<utf8_core::Rfc3629> {
+                    events: Vec::new(),
+                    input: &bytes,
+                    stop_after: 0,
+                    ruleset: std::marker::PhantomData,
+                });
+                let streamed = stream_whole::<utf8_core::Rfc3629, _>(&input, window, &mut placing)
+                    .expect("a map is read");
+                assert_eq!(placing.0.events, expected, "{name}, {window}-byte windows");
+                assert_eq!(streamed.len, bytes.len() as u64);
+            }
+        }
     }
 
     struct PiecesMatchTheWhole;
