@@ -111,100 +111,55 @@ fn text_file(directory: &Path, name: &str) -> PathBuf {
     write(directory, name, &bytes)
 }
 
+/// `check` maps a file of at least this many bytes: all of them.
+const MAP_EVERY_FILE: (&str, &str) = ("UTF8_TEST_MAP_AT_LEAST", "0");
+
 #[test]
 fn a_file_truncated_while_it_is_checked_is_an_error_and_the_next_inputs_are_still_checked() {
     if !cfg!(debug_assertions) {
         return; // The pause is a hook of debug builds only.
     }
-    let dir = scratch();
-    let shrinking = text_file(dir.path(), "shrinking.txt");
-    let valid = write(dir.path(), "valid.txt", "fine ✓\n".as_bytes());
-    let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine");
-    let paused = Paused::start(
-        dir.path(),
-        &["check", arg(&shrinking), arg(&valid), arg(&invalid)],
-    );
-    truncate(&shrinking, 1000);
-    let output = paused.resume();
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
-    assert_eq!(
-        text(&output.stderr),
-        format!(
-            "utf8: {} changed while it was read (65536 bytes expected, 4096 read)\n",
-            arg(&shrinking)
-        )
-    );
-    // The valid file prints nothing; the invalid one after it was checked too.
-    assert_eq!(
-        text(&output.stdout),
-        format!(
-            "{}:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n",
-            arg(&invalid)
-        )
-    );
-}
-
-/// `check` maps a file of at least this many bytes: all of them.
-const MAP_EVERY_FILE: (&str, &str) = ("UTF8_TEST_MAP_AT_LEAST", "0");
-
-#[test]
-fn a_mapped_file_truncated_while_it_is_checked_is_an_error_and_the_next_inputs_are_still_checked() {
-    if !cfg!(debug_assertions) || !cfg!(target_os = "linux") {
-        return; // Hooks of debug builds; maps on Linux.
+    // Read, the file ends early; mapped (Linux), the command has checked
+    // the first 4 KiB window of the map when it pauses, and the pages after
+    // the new end are gone from the map when it goes on: each would raise
+    // SIGBUS.
+    let mut modes = vec![(&[][..], "65536 bytes expected, 4096 read")];
+    if cfg!(target_os = "linux") {
+        modes.push((
+            &[MAP_EVERY_FILE][..],
+            "65536 bytes at the start, 1000 at the end",
+        ));
     }
-    let dir = scratch();
-    let shrinking = text_file(dir.path(), "shrinking.txt");
-    let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine");
-    // The command has checked the first 4 KiB window of the map when it
-    // pauses; the pages after the new end are gone from the map when it
-    // goes on, and each would raise SIGBUS.
-    let paused = Paused::start_with(
-        dir.path(),
-        &["check", arg(&shrinking), arg(&invalid)],
-        &[MAP_EVERY_FILE],
-    );
-    truncate(&shrinking, 1000);
-    let output = paused.resume();
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
-    assert_eq!(
-        text(&output.stderr),
-        format!(
-            "utf8: {} changed while it was read (65536 bytes at the start, 1000 at the end)\n",
-            arg(&shrinking)
-        )
-    );
-    assert_eq!(
-        text(&output.stdout),
-        format!(
-            "{}:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n",
-            arg(&invalid)
-        )
-    );
-}
-
-#[test]
-fn a_mapped_file_rewritten_in_place_while_it_is_checked_is_an_error() {
-    if !cfg!(debug_assertions) || !cfg!(target_os = "linux") {
-        return;
+    for (env, detail) in modes {
+        let dir = scratch();
+        let shrinking = text_file(dir.path(), "shrinking.txt");
+        let valid = write(dir.path(), "valid.txt", "fine ✓\n".as_bytes());
+        let invalid = write(dir.path(), "invalid.txt", b"not \xFF fine");
+        let paused = Paused::start_with(
+            dir.path(),
+            &["check", arg(&shrinking), arg(&valid), arg(&invalid)],
+            env,
+        );
+        truncate(&shrinking, 1000);
+        let output = paused.resume();
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+        assert_eq!(
+            text(&output.stderr),
+            format!(
+                "utf8: {} changed while it was read ({detail})\n",
+                arg(&shrinking)
+            )
+        );
+        // The valid file prints nothing; the invalid one after it was
+        // checked too.
+        assert_eq!(
+            text(&output.stdout),
+            format!(
+                "{}:1:5: offset 4: bytes FF: FF cannot start a sequence; expected 00–7F, C2–F4\n",
+                arg(&invalid)
+            )
+        );
     }
-    let dir = scratch();
-    let changing = text_file(dir.path(), "changing.txt");
-    let paused = Paused::start_with(dir.path(), &["check", arg(&changing)], &[MAP_EVERY_FILE]);
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&changing)
-        .expect("open for writing");
-    file.write_all(b"rewritten").expect("rewrite");
-    drop(file);
-    let output = paused.resume();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        text(&output.stderr),
-        format!(
-            "utf8: {} changed while it was read (modified during the read)\n",
-            arg(&changing)
-        )
-    );
 }
 
 #[test]
@@ -245,30 +200,38 @@ fn a_mapped_file_in_windows_that_cut_every_sequence_reports_what_a_read_one_does
 }
 
 #[test]
-fn a_file_rewritten_in_place_while_it_is_checked_is_an_error() {
+fn a_file_rewritten_in_place_while_it_is_checked_is_an_error_read_or_mapped() {
     if !cfg!(debug_assertions) {
         return;
     }
-    let dir = scratch();
-    let changing = text_file(dir.path(), "changing.txt");
-    let valid = write(dir.path(), "valid.txt", b"fine\n");
-    let paused = Paused::start(dir.path(), &["check", arg(&changing), arg(&valid)]);
-    // Same size, other bytes: only the modification time tells.
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&changing)
-        .expect("open for writing");
-    file.write_all(b"rewritten").expect("rewrite");
-    drop(file);
-    let output = paused.resume();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        text(&output.stderr),
-        format!(
-            "utf8: {} changed while it was read (modified during the read)\n",
-            arg(&changing)
-        )
-    );
+    let modes: &[&[(&str, &str)]] = if cfg!(target_os = "linux") {
+        &[&[], &[MAP_EVERY_FILE]]
+    } else {
+        &[&[]]
+    };
+    for env in modes {
+        let dir = scratch();
+        let changing = text_file(dir.path(), "changing.txt");
+        let valid = write(dir.path(), "valid.txt", b"fine\n");
+        let paused = Paused::start_with(dir.path(), &["check", arg(&changing), arg(&valid)], env);
+        // Same size, other bytes: only the modification time tells.
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&changing)
+            .expect("open for writing");
+        file.write_all(b"rewritten").expect("rewrite");
+        drop(file);
+        let output = paused.resume();
+        assert_eq!(output.status.code(), Some(2), "{env:?}");
+        assert_eq!(
+            text(&output.stderr),
+            format!(
+                "utf8: {} changed while it was read (modified during the read)\n",
+                arg(&changing)
+            ),
+            "{env:?}"
+        );
+    }
 }
 
 #[test]
