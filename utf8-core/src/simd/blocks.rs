@@ -258,6 +258,17 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "outside")]
+    fn windows_from_past_the_body_are_none_even_without_reach() {
+        let storage = [[0u8; BLOCK]; 3];
+        // No head, so no reach for block 0; from past the body's end the
+        // windows are made all the same, and none is handed out.
+        let blocks = Blocks::new(&storage.as_flattened()[..BLOCK - 1]);
+        let preceded = blocks.preceded_from(blocks.body.len());
+        let _ = preceded.window(blocks.body.len());
+    }
+
+    #[test]
     fn a_framed_piece_sits_at_the_chosen_end() {
         let head = framed(b"abc", Align::End, 0xFF);
         assert_eq!(&head[BLOCK - 3..], b"abc");
