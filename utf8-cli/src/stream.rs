@@ -81,6 +81,13 @@ pub struct Whole {
     pub len: usize,
 }
 
+impl Whole {
+    /// The input's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.mapping.bytes()[..self.len]
+    }
+}
+
 /// What a [`Fill::fill_summarized`] read.
 #[derive(Clone, Copy, Debug)]
 pub struct Summarized<R: Ruleset> {
@@ -378,7 +385,7 @@ fn stream_whole<R: Ruleset, S: Sink>(
 ) -> Result<Streamed, Halt<S::Error>> {
     if S::VALID_ONLY_PLACES_ERRORS {
         let mut held = HeldBack {
-            input: &whole.mapping.bytes()[..whole.len],
+            input: whole.bytes(),
             sink,
             held: 0..0,
         };
@@ -393,7 +400,7 @@ fn stream_windows<R: Ruleset, S: Sink>(
     window: usize,
     sink: &mut S,
 ) -> Result<Streamed, Halt<S::Error>> {
-    let bytes = &whole.mapping.bytes()[..whole.len];
+    let bytes = whole.bytes();
     let mut pass = Pass::<R>::new();
     let mut start = 0;
     let mut fresh_at = 0;
@@ -574,14 +581,7 @@ impl<R: Ruleset> Pass<R> {
 /// (Every built-in ruleset fits a summary; `Summary::of` panics on one with
 /// more than 16 states.)
 fn summarize<R: Ruleset>(bytes: &[u8]) -> Summary<R> {
-    use rayon::prelude::*;
-    if bytes.len() < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
-        return Summary::of(bytes);
-    }
-    bytes
-        .par_chunks(chunk_len(bytes.len()))
-        .map(Summary::<R>::of)
-        .reduce(Summary::identity, |left, right| left.then(&right))
+    summarize_by(0..bytes.len(), |chunk| Summary::of(&bytes[chunk]))
 }
 
 /// The summary of `range` of `mapping`, as [`summarize`] makes it, each
@@ -589,17 +589,25 @@ fn summarize<R: Ruleset>(bytes: &[u8]) -> Summary<R> {
 /// ([`Mapping::populate`]), so that on several cores they are mapped side
 /// by side.
 fn summarize_mapped<R: Ruleset>(mapping: &Mapping, range: std::ops::Range<usize>) -> Summary<R> {
+    summarize_by(range, |chunk| {
+        mapping.populate(chunk.clone());
+        Summary::of(&mapping.bytes()[chunk])
+    })
+}
+
+/// The summary of `range`, from `summary_of` each chunk of it: the whole
+/// range at once when it is short or there is one thread, else chunks of
+/// [`chunk_len`] on all cores.
+fn summarize_by<R: Ruleset>(
+    range: std::ops::Range<usize>,
+    summary_of: impl Fn(std::ops::Range<usize>) -> Summary<R> + Sync,
+) -> Summary<R> {
     use rayon::prelude::*;
-    let summary_of = |range: std::ops::Range<usize>| {
-        mapping.populate(range.clone());
-        Summary::<R>::of(&mapping.bytes()[range])
-    };
     if range.len() < PARALLEL_THRESHOLD || rayon::current_num_threads() < 2 {
         return summary_of(range);
     }
     let chunk = chunk_len(range.len());
-    let chunks = range.len().div_ceil(chunk);
-    (0..chunks)
+    (0..range.len().div_ceil(chunk))
         .into_par_iter()
         .map(|index| {
             let start = range.start + index * chunk;
@@ -717,11 +725,7 @@ mod tests {
     /// [`stream_events`] over `bytes` mapped from a file, in windows of
     /// `window` bytes; `None` where the platform maps nothing (or `bytes`
     /// is empty).
-    fn mapped_events<R: Ruleset>(
-        bytes: &[u8],
-        window: usize,
-        stop_after: usize,
-    ) -> Option<(Vec<Event>, Streamed)> {
+    fn mapped_events<R: Ruleset>(bytes: &[u8], window: usize) -> Option<(Vec<Event>, Streamed)> {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
         file.write_all(bytes).expect("written");
@@ -733,7 +737,7 @@ mod tests {
         let mut record = Record::<R> {
             events: Vec::new(),
             input: bytes,
-            stop_after,
+            stop_after: 0,
             ruleset: std::marker::PhantomData,
         };
         let streamed = stream_whole::<R, _>(&whole, window, &mut record).expect("a map is read");
@@ -801,7 +805,7 @@ mod tests {
                     .filter(|e| matches!(e, Event::Invalid(..)))
                     .count();
                 for fresh in (1..=17).chain([64, 4096, bytes.len() + 1]) {
-                    if let Some((events, streamed)) = mapped_events::<R>(&bytes, fresh, 0) {
+                    if let Some((events, streamed)) = mapped_events::<R>(&bytes, fresh) {
                         assert_eq!(events, expected, "{} {name}, {fresh}-byte windows", R::NAME);
                         assert_eq!(streamed.valid, errors == 0);
                         assert_eq!(streamed.len, bytes.len() as u64);

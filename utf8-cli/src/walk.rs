@@ -141,7 +141,7 @@ impl<F> SkipBinary<F> {
 impl<F: Fill> Fill for SkipBinary<F> {
     fn map_whole(&mut self) -> Option<Whole> {
         let mut whole = self.input.map_whole()?;
-        let bytes = &whole.mapping.bytes()[..whole.len];
+        let bytes = whole.bytes();
         if self.found_binary(bytes, bytes.len()) {
             whole.len = 0;
         }
