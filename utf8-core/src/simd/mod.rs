@@ -259,6 +259,10 @@ macro_rules! algorithm {
                 };
                 let mut k = 1;
                 while k <= frame {
+                    // What `open_after` relies on: the boundary byte, and
+                    // the skippable bytes (`%x00-7F` at most), open nothing.
+                    assert!(R::VECTOR.incomplete[k - 1] > R::VECTOR.boundary);
+                    assert!(!R::VECTOR.ascii_skip || R::VECTOR.incomplete[k - 1] > 0x7F);
                     // Lane LANES - k is k bytes before the end of the vector;
                     // `byte > threshold - 1` is `byte >= threshold`.
                     max[V::LANES - k] = R::VECTOR.incomplete[k - 1] - 1;
@@ -516,14 +520,30 @@ macro_rules! algorithm {
             (error, next)
         }
 
-        /// What checking a block leaves: its error bits, whether it leaves a
-        /// sequence (or a lead marker's pairing) open at its end, and what
-        /// the next block follows.
+        /// What checking a block leaves: its error bits, and what the next
+        /// block follows (whether that leaves a sequence open is
+        /// [`open_after`] of it).
         #[derive(Clone, Copy)]
         struct Checked {
             error: V,
-            open: V,
             last: Before,
+        }
+
+        /// Nonzero where `last`, the last vector checked, leaves a sequence
+        /// (or a lead marker's pairing) open at its end. A function of
+        /// `last` alone, worked out only where a run of skippable bytes or
+        /// the input's end needs it, not after every block (one vector
+        /// operation of about 35 in the main loop's block). After skippable
+        /// bytes or the boundary bytes it is zero: no lead of a sequence is
+        /// skippable or the boundary byte (asserted in [`registers`]).
+        #[inline(always)]
+        fn open_after<R: VectorLanguage>(r: &Registers, last: Before) -> V {
+            let open = last.bytes.saturating_sub(r.incomplete);
+            if matches!(R::VECTOR.pairing.rule, PairRule::Required) {
+                open.or(last.marker_bits.and(r.pending))
+            } else {
+                open
+            }
         }
 
         /// Checks `block`, which follows `before`.
@@ -540,7 +560,7 @@ macro_rules! algorithm {
                 error = error.or(vector_error);
                 before = next;
             }
-            checked::<R>(r, error, before)
+            Checked { error, last: before }
         }
 
         /// Checks the block that ends `window`, after the [`REACH`] bytes
@@ -564,18 +584,7 @@ macro_rules! algorithm {
                 before = next;
                 at += V::LANES;
             }
-            checked::<R>(r, error, before)
-        }
-
-        /// What a block whose vectors erred in `error` leaves, its last
-        /// vector being `last`'s.
-        #[inline(always)]
-        fn checked<R: VectorLanguage>(r: &Registers, error: V, last: Before) -> Checked {
-            let mut open = last.bytes.saturating_sub(r.incomplete);
-            if matches!(R::VECTOR.pairing.rule, PairRule::Required) {
-                open = open.or(last.marker_bits.and(r.pending));
-            }
-            Checked { error, open, last }
+            Checked { error, last: before }
         }
 
         /// The block of a [`Preceded::window`].
@@ -911,7 +920,7 @@ macro_rules! algorithm {
             };
             if R::VECTOR.ascii_skip && vectors_skippable::<R>(r, bytes, 0, head_end) {
                 // As after a skipped block: nothing can be open.
-                return Checked { error: r.zero, open: r.zero, last };
+                return Checked { error: r.zero, last };
             }
             let mut before = framing(r);
             let mut error = r.zero;
@@ -922,11 +931,7 @@ macro_rules! algorithm {
                 before = next;
                 at += V::LANES;
             }
-            Checked {
-                error,
-                open: last.bytes.saturating_sub(r.incomplete),
-                last,
-            }
+            Checked { error, last }
         }
 
         /// Whether the vectors of `bytes` from `from`, a vector apart and
@@ -970,23 +975,27 @@ macro_rules! algorithm {
                 error = error.or(last_error);
                 before = last;
             }
-            Checked {
-                error,
-                open: before.bytes.saturating_sub(r.incomplete),
-                last: before,
-            }
+            Checked { error, last: before }
         }
 
         /// Where [`check_tail`] first errs: its vectors checked again one
         /// by one; the end of the input for a sequence left open there.
+        /// What the tail follows is read again from memory, as
+        /// [`before_block`] does: passed in, it would be passed by
+        /// reference, and the main loop would keep its `before` in memory
+        /// (see `in_place` in [`validate_blocks`]).
         #[cold]
         #[inline(never)]
         #[target_feature(enable = $feature)]
-        fn first_error_in_tail<R: VectorLanguage>(bytes: &[u8], tail_at: usize, before: Before) -> usize {
+        fn first_error_in_tail<R: VectorLanguage>(bytes: &[u8], tail_at: usize) -> usize {
             // SAFETY: this function is built with the module's target
             // feature, so it runs only where the CPU has it.
             let r = &unsafe { registers::<R>() };
-            let mut before = before;
+            debug_assert!(tail_at >= V::LANES && matches!(R::VECTOR.pairing.rule, PairRule::None));
+            let mut before = Before {
+                bytes: r.load(vector_at(bytes, tail_at - V::LANES)),
+                marker_bits: r.zero,
+            };
             let mut at = tail_at;
             while bytes.len() - at >= V::LANES {
                 let (error, next) = check::<R>(r, r.load(vector_at(bytes, at)), before);
@@ -1008,8 +1017,8 @@ macro_rules! algorithm {
 
         /// The head of `input` (the bytes before its first aligned block),
         /// checked in place or framed: what the body's block `first_block`
-        /// follows, whether a sequence is open there, and `first_block` (1
-        /// where the head ran through block 0), or where the check erred.
+        /// follows and `first_block` (1 where the head ran through block 0),
+        /// or where the check erred.
         #[inline]
         #[target_feature(enable = $feature)]
         fn start_of_body<R: VectorLanguage>(
@@ -1017,11 +1026,11 @@ macro_rules! algorithm {
             bytes: &[u8],
             input: &Blocks<'_>,
             in_place: bool,
-        ) -> Result<(Before, V, usize), usize> {
+        ) -> Result<(Before, usize), usize> {
             // The check was proved with boundary bytes before the input.
             let before = framing(r);
             if input.head.is_empty() {
-                return Ok((before, r.zero, 0));
+                return Ok((before, 0));
             }
             if in_place {
                 // A head shorter than a vector leaves no vector before the
@@ -1035,14 +1044,14 @@ macro_rules! algorithm {
                 if head.error.any() {
                     return Err(first_error_in_place::<R>(&bytes[..head_end]));
                 }
-                return Ok((head.last, head.open, after_head));
+                return Ok((head.last, after_head));
             }
             // A head of ASCII reads to the check like the boundary bytes
             // before the input (the generator proved that before allowing
             // the ASCII skip), so only a head with other bytes is framed and
             // checked.
             if R::VECTOR.ascii_skip && $crate::simd::skippable::<R>(input.head) {
-                return Ok((before, r.zero, 0));
+                return Ok((before, 0));
             }
             let head = framed(input.head, Align::End, R::VECTOR.boundary);
             let checked = check_block::<R>(r, &head, before);
@@ -1051,41 +1060,39 @@ macro_rules! algorithm {
                 let lane = first_error_in::<R>(r, &head, before);
                 return Err(lane.saturating_sub(BLOCK - input.head.len()));
             }
-            Ok((checked.last, checked.open, 0))
+            Ok((checked.last, 0))
         }
 
-        /// Body block 0, which follows `before` with a sequence `open` or
-        /// not, where fewer than [`REACH`] bytes of the input lie before it
-        /// for [`check_preceded_block`] to load: checked with the bytes
-        /// before each vector shifted out of the vector before. What the
-        /// next block follows and whether a sequence is open there, or
-        /// where the check erred.
+        /// Body block 0, which follows `before`, where fewer than [`REACH`]
+        /// bytes of the input lie before it for [`check_preceded_block`] to
+        /// load: checked with the bytes before each vector shifted out of
+        /// the vector before. What the next block follows, or where the
+        /// check erred.
         #[inline]
         #[target_feature(enable = $feature)]
         fn block_without_reach<R: VectorLanguage>(
             r: &Registers,
             input: &Blocks<'_>,
             before: Before,
-            open: V,
-        ) -> Result<(Before, V), usize> {
+        ) -> Result<Before, usize> {
             let block = &input.body[0];
             if R::VECTOR.ascii_skip && is_skippable::<R>(r, block) {
-                return if open.any() {
+                return if open_after::<R>(r, before).any() {
                     Err(input.body_offset(0))
                 } else {
-                    Ok((after_skipped(r, last_vector(r, block)), r.zero))
+                    Ok(after_skipped(r, last_vector(r, block)))
                 };
             }
             let checked = check_block::<R>(r, block, before);
             if checked.error.any() {
                 return Err(first_error::<R>(input, 0, 1, before));
             }
-            Ok((checked.last, checked.open))
+            Ok(checked.last)
         }
 
         /// The tail of `input` (the bytes after its last aligned block,
-        /// which follow `before`, with a sequence `open` there or not),
-        /// checked in place or framed, and the end of the input.
+        /// which follow `before`), checked in place or framed, and the end
+        /// of the input.
         #[inline]
         #[target_feature(enable = $feature)]
         fn end_of_input<R: VectorLanguage>(
@@ -1094,7 +1101,6 @@ macro_rules! algorithm {
             input: &Blocks<'_>,
             in_place: bool,
             before: Before,
-            open: V,
         ) -> Result<(), usize> {
             // A tail of ASCII reads like the boundary bytes after the input:
             // what can fail is only a sequence left open before it, which the
@@ -1108,12 +1114,16 @@ macro_rules! algorithm {
                 $crate::simd::skippable::<R>(input.tail)
             };
             if R::VECTOR.ascii_skip && tail_skippable {
-                return if open.any() { Err(tail_at) } else { Ok(()) };
+                return if open_after::<R>(r, before).any() {
+                    Err(tail_at)
+                } else {
+                    Ok(())
+                };
             }
             if in_place {
                 let tail = check_tail::<R>(r, bytes, tail_at, before);
-                return if tail.error.or(tail.open).any() {
-                    Err(first_error_in_tail::<R>(bytes, tail_at, before))
+                return if tail.error.or(open_after::<R>(r, tail.last)).any() {
+                    Err(first_error_in_tail::<R>(bytes, tail_at))
                 } else {
                     Ok(())
                 };
@@ -1122,7 +1132,7 @@ macro_rules! algorithm {
             // to the input's end) and the end test catch a sequence left open.
             let tail = framed(input.tail, Align::Start, R::VECTOR.boundary);
             let checked = check_block::<R>(r, &tail, before);
-            if checked.error.or(checked.open).any() {
+            if checked.error.or(open_after::<R>(r, checked.last)).any() {
                 Err(first_error_at_end::<R>(input, &tail, before))
             } else {
                 Ok(())
@@ -1141,14 +1151,19 @@ macro_rules! algorithm {
             // Without a pairing term (whose markers a vector read again
             // from memory would not carry) the head and tail of an input of
             // two blocks or more are checked where they lie, instead of in
-            // framed copies. (Shorter inputs come here only when shorter
-            // than a vector, or with a pairing term.)
-            let in_place =
-                matches!(R::VECTOR.pairing.rule, PairRule::None) && bytes.len() >= ALIGNED_FROM;
+            // framed copies. Shorter inputs come here only with a pairing
+            // term (`validate` checks the others itself), so that `in_place`
+            // is known when this is compiled: the framed end, which takes
+            // `before` by reference, is then not compiled in, and the main
+            // loop keeps `before` in registers (AVX-512, this project's Zen
+            // 4 VM: a store and a reload a block otherwise, the corpus 5%
+            // slower).
+            let in_place = matches!(R::VECTOR.pairing.rule, PairRule::None);
+            debug_assert!(!in_place || bytes.len() >= ALIGNED_FROM);
 
-            let (mut before, mut open, mut first_block) = start_of_body::<R>(&r, bytes, &input, in_place)?;
+            let (mut before, mut first_block) = start_of_body::<R>(&r, bytes, &input, in_place)?;
             if V::PRIOR_BY_LOADS && first_block < input.body.len() && !input.has_reach(first_block) {
-                (before, open) = block_without_reach::<R>(&r, &input, before, open)?;
+                before = block_without_reach::<R>(&r, &input, before)?;
                 first_block += 1;
             }
             // Unused without `V::PRIOR_BY_LOADS`, where it is never made.
@@ -1180,7 +1195,7 @@ macro_rules! algorithm {
                     // ASCII reads to the check like boundary bytes: all that
                     // can fail in a run of it is a sequence left open before
                     // the run.
-                    if error.or(open).any() {
+                    if error.or(open_after::<R>(&r, before)).any() {
                         return Err(first_error::<R>(
                             &input,
                             group_start,
@@ -1199,7 +1214,6 @@ macro_rules! algorithm {
                         index += 1;
                     }
                     before = after_skipped(&r, last_vector(&r, &body[index - 1]));
-                    open = r.zero;
                     (group_start, since_test) = (index, 0);
                     if keeps_group_before {
                         group_before = before;
@@ -1208,7 +1222,7 @@ macro_rules! algorithm {
                 }
                 let checked = check_body_block::<R>(&r, &input, &preceded, index, before);
                 error = error.or(checked.error);
-                (before, open) = (checked.last, checked.open);
+                before = checked.last;
                 index += 1;
                 since_test += 1;
                 if since_test == GROUP {
@@ -1230,7 +1244,7 @@ macro_rules! algorithm {
                 return Err(first_error::<R>(&input, group_start, index, group_before));
             }
 
-            end_of_input::<R>(&r, bytes, &input, in_place, before, open)
+            end_of_input::<R>(&r, bytes, &input, in_place, before)
         }
     };
 }
