@@ -70,7 +70,7 @@ impl<'a> Blocks<'a> {
     /// The body's blocks from `from` on, each with the [`REACH`] bytes of
     /// the input before it, for a check that loads the bytes before each
     /// vector where they lie instead of shifting them out of the vector
-    /// before.
+    /// before. Window `k` is body block `from + k`.
     ///
     /// # Panics
     /// If block `from` is one of the body's and has fewer bytes before it
@@ -82,11 +82,13 @@ impl<'a> Blocks<'a> {
             from >= self.body.len() || self.has_reach(from),
             "block {from} has no reach before it"
         );
+        let count = self.body.len().saturating_sub(from);
+        if count == 0 {
+            return Preceded::EMPTY;
+        }
+        let start = self.body_offset(from) - REACH;
         Preceded {
-            bytes: self.bytes,
-            body_at: self.head.len(),
-            from,
-            to: self.body.len(),
+            bytes: &self.bytes[start..start + REACH + count * BLOCK],
         }
     }
 
@@ -98,54 +100,60 @@ impl<'a> Blocks<'a> {
     }
 }
 
-/// Body blocks `from..to` of an input, each with the [`REACH`] bytes
+/// Body blocks `from..` of an input, each with the [`REACH`] bytes
 /// before it: see [`Blocks::preceded_from`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Preceded<'a> {
+    /// From `REACH` bytes before block `from` to the end of the body.
     bytes: &'a [u8],
-    /// Where block 0 starts in `bytes`.
-    body_at: usize,
-    /// The first block with `REACH` bytes before it.
-    from: usize,
-    /// The number of whole blocks from `body_at` on.
-    to: usize,
 }
 
 impl<'a> Preceded<'a> {
     /// No blocks: for a loop that reads none through windows.
-    pub(crate) const EMPTY: Preceded<'static> = Preceded {
-        bytes: &[],
-        body_at: 0,
-        from: 0,
-        to: 0,
-    };
+    pub(crate) const EMPTY: Preceded<'static> = Preceded { bytes: &[] };
 
-    /// Body block `index` (in `from..to`) after the [`REACH`] bytes before it.
+    /// The offsets of the windows, `0, BLOCK, 2 * BLOCK, ...`, are those
+    /// below this: one more than the last's, or 0 if there are none.
+    #[inline(always)]
+    pub(crate) fn offsets_below(&self) -> usize {
+        self.bytes.len().saturating_sub(REACH + BLOCK - 1)
+    }
+
+    /// The window at `offset` (a multiple of `BLOCK` below
+    /// [`offsets_below`](Self::offsets_below)): body block
+    /// `from + offset / BLOCK` after the [`REACH`] bytes before it.
+    ///
+    /// Offsets in bytes, not block numbers, so that the main loop's
+    /// counter is the address's offset too: a block number is shifted
+    /// into one at every block.
     ///
     /// # Panics
-    /// If `index` is outside `from..to`: the main loop's own bounds. The
-    /// compiler drops the upper test, the loop's condition; the lower one
-    /// stays, one fused compare and branch a block, since it cannot follow
-    /// the index through the ASCII skip. (A slice index here, whose bound
-    /// it cannot relate to the loop's, was measured to cost a tenth of the
-    /// check's speed on the AVX2 level.) The panic is a call of its own,
-    /// taking the index by value: a message formatted here takes it by
-    /// reference, and the main loop then stored the index on the stack
-    /// at every block.
+    /// If `offset` is not below `offsets_below`: the main loop's own
+    /// condition, so the compiler drops the test. (Counted from the body's
+    /// first block, the lower bound stayed, one fused compare and branch a
+    /// block; a slice index here, whose bound the compiler cannot relate to
+    /// the loop's, was measured to cost a tenth of the check's speed on the
+    /// AVX2 level.) The panic is a call of its own, taking the offset by
+    /// value: a message formatted here takes it by reference, and the main
+    /// loop then stored it on the stack at every block.
     #[inline(always)]
-    pub(crate) fn window(&self, index: usize) -> &'a [u8; REACH + BLOCK] {
-        if !(self.from <= index && index < self.to) {
-            window_outside(index, self.from, self.to);
+    pub(crate) fn window(&self, offset: usize) -> &'a [u8; REACH + BLOCK] {
+        if offset >= self.offsets_below() {
+            window_outside(offset, self.offsets_below());
         }
-        let start = self.body_at + index * BLOCK - REACH;
-        debug_assert!(start + REACH + BLOCK <= self.bytes.len());
-        // SAFETY: `Blocks::new` cut `to` whole blocks from `body_at`, so
-        // block `index < to` ends inside `bytes`; `preceded_from` made sure
-        // that block `from` has `REACH` bytes of `bytes` before it
-        // (`body_at + from * BLOCK >= REACH`), and so has every later one.
-        // The window is those bytes and the block, borrowed from `bytes`
-        // for as long as it is.
-        unsafe { &*self.bytes.as_ptr().add(start).cast::<[u8; REACH + BLOCK]>() }
+        debug_assert_eq!(offset % BLOCK, 0);
+        debug_assert!(offset + REACH + BLOCK <= self.bytes.len());
+        // SAFETY: `offset < bytes.len() - (REACH + BLOCK - 1)` (tested
+        // above; `offsets_below` is 0 where the subtraction would not be),
+        // so the `REACH + BLOCK` bytes from `offset` lie inside `bytes`,
+        // borrowed from it for as long as it is.
+        unsafe {
+            &*self
+                .bytes
+                .as_ptr()
+                .add(offset)
+                .cast::<[u8; REACH + BLOCK]>()
+        }
     }
 }
 
@@ -153,8 +161,8 @@ impl<'a> Preceded<'a> {
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn window_outside(index: usize, from: usize, to: usize) -> ! {
-    panic!("block {index} outside {from}..{to}")
+fn window_outside(offset: usize, below: usize) -> ! {
+    panic!("window at {offset} outside 0..{below}")
 }
 
 /// Which end of a framed block the piece goes to.
@@ -229,7 +237,13 @@ mod tests {
                 for index in 0..blocks.body.len() {
                     assert_eq!(blocks.has_reach(index), blocks.body_offset(index) >= REACH);
                     if blocks.has_reach(index) {
-                        let window = blocks.preceded_from(index).window(index);
+                        let preceded = blocks.preceded_from(index);
+                        let windows = blocks.body.len() - index;
+                        assert_eq!(preceded.offsets_below(), (windows - 1) * BLOCK + 1);
+                        let window = preceded.window(0);
+                        if windows > 1 {
+                            assert_eq!(&preceded.window(BLOCK)[REACH..], &blocks.body[index + 1]);
+                        }
                         assert_eq!(&window[REACH..], &blocks.body[index]);
                         let at = blocks.body_offset(index);
                         assert_eq!(&window[..REACH], &bytes[at - REACH..at]);
@@ -241,18 +255,11 @@ mod tests {
 
     #[test]
     #[should_panic(expected = "outside")]
-    fn a_window_before_the_first_preceded_block_is_refused() {
-        let storage = [[0u8; BLOCK]; 3];
-        let blocks = Blocks::new(&storage.as_flattened()[1..]);
-        let _ = blocks.preceded_from(1).window(0);
-    }
-
-    #[test]
-    #[should_panic(expected = "outside")]
     fn a_window_past_the_body_is_refused() {
         let storage = [[0u8; BLOCK]; 3];
         let blocks = Blocks::new(&storage.as_flattened()[1..]);
-        let _ = blocks.preceded_from(1).window(blocks.body.len());
+        let preceded = blocks.preceded_from(1);
+        let _ = preceded.window(preceded.offsets_below() - 1 + BLOCK);
     }
 
     #[test]
@@ -271,7 +278,8 @@ mod tests {
         // windows are made all the same, and none is handed out.
         let blocks = Blocks::new(&storage.as_flattened()[..BLOCK - 1]);
         let preceded = blocks.preceded_from(blocks.body.len());
-        let _ = preceded.window(blocks.body.len());
+        assert_eq!(preceded.offsets_below(), 0);
+        let _ = preceded.window(0);
     }
 
     #[test]
