@@ -703,16 +703,22 @@ macro_rules! algorithm {
                 }
             }
 
-            /// Checks the block at `at` (known not to be skippable), moves
-            /// past it, and tells what follows.
+            /// Checks the block at `at` (known not to be skippable) and moves
+            /// past it.
             #[inline(always)]
-            fn step<R: VectorLanguage>(&mut self, r: &Registers, blocks: &Walked<'_>) -> After {
+            fn check<R: VectorLanguage>(&mut self, r: &Registers, blocks: &Walked<'_>) {
                 let checked = check_body_block::<R>(r, blocks.rest, &blocks.preceded, self.at, self.before);
                 self.error = self.error.or(checked.error);
                 if !Self::reads_before_again::<R>() {
                     self.before = checked.last;
                 }
                 self.at += BLOCK;
+            }
+
+            /// [`check`](Self::check), and what follows.
+            #[inline(always)]
+            fn step<R: VectorLanguage>(&mut self, r: &Registers, blocks: &Walked<'_>) -> After {
+                self.check::<R>(r, blocks);
                 self.next::<R>(r, blocks)
             }
 
@@ -1374,6 +1380,67 @@ macro_rules! algorithm {
             }
         }
 
+        /// The main loop over `blocks`, the first of which follows
+        /// `before`: what the end of the input follows, or where the check
+        /// first errs.
+        ///
+        /// The blocks are checked in groups: up to GROUP blocks in a row
+        /// that are not skipped, after which the error register is tested,
+        /// as it is at the start of a run of skippable blocks; a failing
+        /// group is narrowed to a block, checked again from what it followed
+        /// (kept only where the lead markers before it cannot be read again
+        /// from memory). Each block is tested for the skip once: by the step
+        /// before it within a group, at the loop's start otherwise. A
+        /// group's blocks are counted by the code's shape (the steps
+        /// unrolled), not by a counter or a test of the offset (AVX2: those
+        /// cost a test and branch a block, and LLVM kept them beside
+        /// register copies), and every way out of a group goes back to the
+        /// loop's start, so that the steps of a group follow each other with
+        /// no other path in between: LLVM then drops the windows' bounds
+        /// tests and the copies of the offset between registers. (AVX2, this
+        /// project's Zen 4 VM, one-off program: the corpus 1.16 -> 1.22x
+        /// simdutf8's AVX2 code with the rest of this loop's changes.)
+        #[inline(always)]
+        fn walk_blocks<R: VectorLanguage>(
+            r: &Registers,
+            input: &Blocks<'_>,
+            blocks: &Walked<'_>,
+            before: Before,
+        ) -> Result<Before, usize> {
+            let mut walk = Walk {
+                at: 0,
+                error: r.zero,
+                before,
+                group_start: 0,
+                group_before: before,
+            };
+            'groups: while walk.at < blocks.offsets_below {
+                if R::VECTOR.ascii_skip && is_skippable::<R>(r, blocks.block(walk.at)) {
+                    walk.run::<R>(r, input, blocks)?;
+                    continue;
+                }
+                walk.group_start = walk.at;
+                if !matches!(R::VECTOR.pairing.rule, PairRule::None) {
+                    walk.group_before = walk.before;
+                }
+                for _ in 0..GROUP - 1 {
+                    match walk.group_step::<R>(r, input, blocks)? {
+                        Flow::Next => {}
+                        Flow::Restart => continue 'groups,
+                        Flow::End => break 'groups,
+                    }
+                }
+                walk.check::<R>(r, blocks);
+                walk.test_group::<R>(r, input, blocks)?;
+            }
+            walk.test_group::<R>(r, input, blocks)?;
+            Ok(if Walk::reads_before_again::<R>() {
+                after_skipped(r, last_vector(r, blocks.block(walk.at - BLOCK)))
+            } else {
+                walk.before
+            })
+        }
+
         /// [`validate`] by blocks: the main loop, out of line so that a
         /// string checked in place does not pay for its stack frame.
         #[inline(never)]
@@ -1425,71 +1492,20 @@ macro_rules! algorithm {
             // carried from block to block, which cost a register copy a block
             // (AVX2): `before` then stays what the first block follows.
             let reads_before_again = Walk::reads_before_again::<R>();
-
-            if reads_before_again && rest.is_empty() {
-                // Here, and only here, the end follows what the first block
-                // would have: returning keeps that out of the loop's
-                // registers.
-                return end_of_input::<R>(&r, bytes, &input, in_place, before);
-            }
-
-            // The blocks are checked in groups: up to GROUP blocks in a row
-            // that are not skipped, after which the error register is
-            // tested, as it is at the start of a run of skippable blocks; a
-            // failing group is narrowed to a block, checked again from what
-            // it followed (kept only where the lead markers before it cannot
-            // be read again from memory). Each block is tested for the skip
-            // once, by the step before it. A group's blocks are counted by
-            // the code's shape (the steps unrolled), not by a counter or a
-            // test of the offset (AVX2: those cost a test and branch a block,
-            // and LLVM kept them beside register copies), and every way out
-            // of a group but its last block's goes back to the loop's start,
-            // so that the steps of a group follow each other with no other
-            // path in between: LLVM then drops the windows' bounds tests and
-            // the copies of the offset between registers. (AVX2, this
-            // project's Zen 4 VM, one-off program: the corpus 1.16 -> 1.22x
-            // simdutf8's AVX2 code with the rest of this loop's changes.)
             let blocks = Walked {
                 rest,
                 preceded,
                 offsets_below,
                 first_block,
             };
-            let mut walk = Walk {
-                at: 0,
-                error: r.zero,
-                before,
-                group_start: 0,
-                group_before: before,
-            };
-            if matches!(walk.next::<R>(&r, &blocks), After::Run) {
-                walk.run::<R>(&r, &input, &blocks)?;
-            }
-            'groups: while walk.at < offsets_below {
-                // The block at `at` is one to check.
-                walk.group_start = walk.at;
-                if !matches!(R::VECTOR.pairing.rule, PairRule::None) {
-                    walk.group_before = walk.before;
-                }
-                for _ in 0..GROUP - 1 {
-                    match walk.group_step::<R>(&r, &input, &blocks)? {
-                        Flow::Next => {}
-                        Flow::Restart => continue 'groups,
-                        Flow::End => break 'groups,
-                    }
-                }
-                match walk.step::<R>(&r, &blocks) {
-                    After::Check => walk.test_group::<R>(&r, &input, &blocks)?,
-                    After::Run => walk.run::<R>(&r, &input, &blocks)?,
-                    After::End => break,
-                }
-            }
-            walk.test_group::<R>(&r, &input, &blocks)?;
-
-            let before = if reads_before_again {
-                after_skipped(&r, last_vector(&r, blocks.block(walk.at - BLOCK)))
+            // One call of the end, so that it is inlined; where nothing
+            // reaches the loop the end follows what the first block would
+            // have, and the loop, where it reads that again from memory,
+            // does not keep it in its registers.
+            let before = if reads_before_again && rest.is_empty() {
+                before
             } else {
-                walk.before
+                walk_blocks::<R>(&r, &input, &blocks, before)?
             };
             end_of_input::<R>(&r, bytes, &input, in_place, before)
         }
