@@ -249,46 +249,38 @@ macro_rules! algorithm {
             marker_bits: V,
         }
 
+        /// The thresholds of `open_after` for a vector whose lane `end - k`
+        /// is the byte `k` bytes before the end of what it tests (`end` is
+        /// `LANES` for a vector's own end, `REACH` for a block read from its
+        /// window): `byte - threshold` is nonzero exactly where that byte
+        /// leaves a sequence open; 0xFF, which nothing exceeds, elsewhere.
+        const fn incomplete_thresholds<R: VectorLanguage>(end: usize) -> [u8; V::LANES] {
+            let mut max = [0xFFu8; V::LANES];
+            let frame = if R::VECTOR.max_sequence_len > 0 {
+                R::VECTOR.max_sequence_len - 1
+            } else {
+                0
+            };
+            assert!(frame <= end && end <= V::LANES);
+            let mut k = 1;
+            while k <= frame {
+                // What `open_after` relies on: the boundary byte, and the
+                // skippable bytes (`%x00-7F` at most), open nothing.
+                assert!(R::VECTOR.incomplete[k - 1] > R::VECTOR.boundary);
+                assert!(!R::VECTOR.ascii_skip || R::VECTOR.incomplete[k - 1] > 0x7F);
+                // `byte > threshold - 1` is `byte >= threshold`.
+                max[end - k] = R::VECTOR.incomplete[k - 1] - 1;
+                k += 1;
+            }
+            max
+        }
+
         /// # Safety
         /// The CPU must support this module's target feature.
         #[inline(always)]
         unsafe fn registers<R: VectorLanguage>() -> Registers {
-            let incomplete = const {
-                let mut max = [0xFFu8; V::LANES];
-                let frame = if R::VECTOR.max_sequence_len > 0 {
-                    R::VECTOR.max_sequence_len - 1
-                } else {
-                    0
-                };
-                let mut k = 1;
-                while k <= frame {
-                    // What `open_after` relies on: the boundary byte, and
-                    // the skippable bytes (`%x00-7F` at most), open nothing.
-                    assert!(R::VECTOR.incomplete[k - 1] > R::VECTOR.boundary);
-                    assert!(!R::VECTOR.ascii_skip || R::VECTOR.incomplete[k - 1] > 0x7F);
-                    // Lane LANES - k is k bytes before the end of the vector;
-                    // `byte > threshold - 1` is `byte >= threshold`.
-                    max[V::LANES - k] = R::VECTOR.incomplete[k - 1] - 1;
-                    k += 1;
-                }
-                max
-            };
-            let incomplete_before_block = const {
-                let mut max = [0xFFu8; V::LANES];
-                let frame = if R::VECTOR.max_sequence_len > 0 {
-                    R::VECTOR.max_sequence_len - 1
-                } else {
-                    0
-                };
-                assert!(frame <= REACH);
-                let mut k = 1;
-                while k <= frame {
-                    // Lane REACH - k is k bytes before the block.
-                    max[REACH - k] = R::VECTOR.incomplete[k - 1] - 1;
-                    k += 1;
-                }
-                max
-            };
+            let incomplete = const { incomplete_thresholds::<R>(V::LANES) };
+            let incomplete_before_block = const { incomplete_thresholds::<R>(REACH) };
             let pending = const {
                 let mut lanes = [0u8; V::LANES];
                 let mut k = 1;
@@ -588,8 +580,8 @@ macro_rules! algorithm {
         /// of skippable bytes, read from the window's first vector: its
         /// first [`REACH`] lanes are the bytes before the block, and the
         /// rest, the block's, open nothing (the const assertions of
-        /// `registers`). Only without a pairing term, whose markers are not
-        /// in memory.
+        /// `incomplete_thresholds`). Only without a pairing term, whose
+        /// markers are not in memory.
         #[inline(always)]
         fn open_before_window<R: VectorLanguage>(r: &Registers, window: &[u8; REACH + BLOCK]) -> V {
             debug_assert!(matches!(R::VECTOR.pairing.rule, PairRule::None));
@@ -794,7 +786,7 @@ macro_rules! algorithm {
         /// [`open_before_window`]).
         #[inline(always)]
         fn open_before<R: VectorLanguage>(r: &Registers, preceded: &Preceded<'_>, at: usize, before: Before) -> V {
-            if V::PRIOR_BY_LOADS && matches!(R::VECTOR.pairing.rule, PairRule::None) {
+            if Walk::reads_before_again::<R>() {
                 open_before_window::<R>(r, preceded.window(at))
             } else {
                 open_after::<R>(r, before)
