@@ -268,6 +268,37 @@ fn corpus_files_agree() {
     );
 }
 
+/// The first sequence past ASCII at every place in the first 300 bytes,
+/// in inputs from 128 bytes (where the scalar lead starts) to well past its
+/// 256: where the lead's ASCII steps stop, where its sequence window would
+/// run past the end, and where the vector check takes over after it.
+#[test]
+fn every_first_sequence_at_every_place_of_the_lead() {
+    let sequences: Vec<&[u8]> = [
+        &b"\xE9"[..],
+        b"\xE9\xE9",
+        b"\xC3\xA9",
+        b"\xE2\x82\xAC",
+        b"\xF0\x9F\x92\x96",
+        b"\xF0\x9F\x92",
+        b"\xE2\x82",
+    ]
+    .into_iter()
+    .chain(MALFORMED.iter().copied())
+    .collect();
+    for len in [128, 129, 159, 160, 161, 200, 255, 256, 257, 263, 300, 1000] {
+        let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+        for at in 0..len.min(300) {
+            for sequence in &sequences {
+                let mut bytes = ascii.clone();
+                let end = (at + sequence.len()).min(len);
+                bytes[at..end].copy_from_slice(&sequence[..end - at]);
+                assert_from_utf8_agrees(&bytes);
+            }
+        }
+    }
+}
+
 /// Checks `bytes`, then the rest after each error as lossy decoding would
 /// resume, so that every error of the input is compared, not only the first;
 /// returns how many errors there were.

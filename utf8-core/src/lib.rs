@@ -180,7 +180,7 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         // end of the valid prefix, which holds only where no other state
         // accepts (WTF-8 also accepts after a lead surrogate).
         if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
-            validate_short::<R>(bytes)
+            validate_short::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
         } else {
             match shift::lead::<R>(bytes, SCALAR_LEAD_ASCII) {
                 Ok(from) => validate_after_lead::<R>(bytes, from)
@@ -195,7 +195,7 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     {
         result
     } else {
-        shift::validate::<R>(bytes)
+        shift::validate_packed::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
     }
 }
 
@@ -203,19 +203,20 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// with a vector check: kept apart from [`validate_after_lead`], whose lead needs
 /// registers that a short string would save and restore for nothing.
 #[inline]
-fn validate_short<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+fn validate_short<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError> {
     match simd::validate_detected::<R>(bytes) {
-        Some(result) => result,
+        Some(result) => result.map_err(PackedError::pack),
         None => validate_without_vectors::<R>(bytes),
     }
 }
 
 /// The shift DFA, where the CPU has no vector level: out of line, so that
-/// [`validate_short`] stays small where it has one.
+/// [`validate_short`] stays small where it has one, and its error packed to
+/// come back in registers ([`PackedError`]).
 #[cold]
 #[inline(never)]
-fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    shift::validate::<R>(bytes)
+fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError> {
+    shift::validate_packed::<R>(bytes)
 }
 
 /// [`validate`] for an input of at least [`LEAD_FROM`] bytes in a ruleset

@@ -36,6 +36,7 @@ use crate::Utf8Error;
 use crate::automaton::Automaton;
 pub use crate::cpu::{Level, level, supports};
 use crate::derived::VectorTables;
+use crate::error::PackedError;
 use crate::ruleset::Ruleset;
 
 pub(crate) mod blocks;
@@ -1676,7 +1677,7 @@ pub(crate) fn validate_at<R: VectorLanguage>(
 /// A check's outcome on `bytes`, a failure made the exact error.
 #[inline(always)]
 fn located<R: VectorLanguage>(bytes: &[u8], checked: Result<(), usize>) -> Result<(), Utf8Error> {
-    checked.map_err(|erred_at| exact::<R>(bytes, erred_at))
+    checked.map_err(|erred_at| exact::<R>(bytes, erred_at).unpack(R::AUTOMATON.label))
 }
 
 /// Whether a lead marker of the pairing term stands in the `distance - 1`
@@ -1709,15 +1710,18 @@ pub(crate) fn restart_point<R: VectorLanguage>(bytes: &[u8], at: usize) -> usize
     }
 }
 
-/// The exact error of an input whose check first erred at `erred_at`.
+/// The exact error of an input whose check first erred at `erred_at`,
+/// packed into two words (the ruleset is `R`'s automaton's): returned in
+/// registers, so that a caller that merges it with its other outcomes keeps
+/// them all out of memory (see [`PackedError`]).
 #[cold]
 #[inline(never)]
-pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> Utf8Error {
+pub(crate) fn exact<R: VectorLanguage>(bytes: &[u8], erred_at: usize) -> PackedError {
     // The DFA died at most `max_lag` bytes before the check erred, so it was
     // alive before `erred_at - lag`, and restarts at a sequence start there.
     let from = restart_point::<R>(bytes, erred_at.saturating_sub(R::VECTOR.max_lag));
     match R::AUTOMATON.validate_from(bytes, from, R::AUTOMATON.start) {
-        Err(e) => e,
+        Err(e) => PackedError::pack(e),
         Ok(()) => {
             unreachable!("the vector check is proved to accept exactly the automaton's language")
         }
