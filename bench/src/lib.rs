@@ -24,8 +24,14 @@ pub enum Kind {
         /// Whether the bytes are valid UTF-8.
         valid: bool,
     },
-    /// Many short strings, one call each.
-    Many(Vec<Vec<u8>>),
+    /// Many strings, one call each; `valid` says whether every one is UTF-8
+    /// (or none is).
+    Many {
+        /// The strings.
+        strings: Vec<Vec<u8>>,
+        /// Whether the strings are valid UTF-8.
+        valid: bool,
+    },
 }
 
 impl Input {
@@ -33,7 +39,7 @@ impl Input {
     pub fn len(&self) -> usize {
         match &self.kind {
             Kind::Whole { bytes, .. } => bytes.len(),
-            Kind::Many(strings) => strings.iter().map(Vec::len).sum(),
+            Kind::Many { strings, .. } => strings.iter().map(Vec::len).sum(),
         }
     }
 
@@ -188,7 +194,10 @@ pub fn inputs() -> Vec<Input> {
     }
     inputs.push(Input {
         name: "generated/lines-up-to-64-bytes".into(),
-        kind: Kind::Many(short),
+        kind: Kind::Many {
+            strings: short,
+            valid: true,
+        },
     });
     // The first error within the first KiB of a 1 MiB input.
     let mut early = random_text(1 << 20, &mut rng).into_bytes();
@@ -198,6 +207,24 @@ pub fn inputs() -> Vec<Input> {
         name: "generated/error-at-700-of-1MiB".into(),
         kind: Kind::Whole {
             bytes: early,
+            valid: false,
+        },
+    });
+    // A Latin-1 `é` (one byte, E9) at each of bytes 0-256 of 1 KiB of ASCII,
+    // one call each: the time to an error in the first bytes, where
+    // `core::str`'s byte loop needs no set-up.
+    let ascii_kib: Vec<u8> = (0..1024).map(|_| b' ' + rng.below(95) as u8).collect();
+    let latin1 = (0..=256)
+        .map(|at| {
+            let mut bytes = ascii_kib.clone();
+            bytes[at] = 0xE9;
+            bytes
+        })
+        .collect();
+    inputs.push(Input {
+        name: "generated/latin1-error-at-each-of-bytes-0-256".into(),
+        kind: Kind::Many {
+            strings: latin1,
             valid: false,
         },
     });
