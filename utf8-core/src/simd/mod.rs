@@ -824,7 +824,7 @@ macro_rules! algorithm {
             // same binary) it ran `english` and `Latin-Lipsum` 3-8% faster
             // but the Latin-script texts with a few letters beyond ASCII to a
             // line, whose runs end within a block or two, 3-12% slower (and
-            // again at stop 27: the corpus 1.21x -> 1.15x simdutf8's AVX2
+            // again at stop 26: the corpus 1.21x -> 1.15x simdutf8's AVX2
             // code with a first block tested alone, then pairs).
             while next < rest.len() {
                 let block = &rest[next];
