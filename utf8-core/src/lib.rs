@@ -180,11 +180,12 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         // end of the valid prefix, which holds only where no other state
         // accepts (WTF-8 also accepts after a lead surrogate).
         if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
-            validate_short::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
+            validate_short::<R>(bytes).map_err(PackedError::unpack_as::<R>)
         } else {
             match shift::lead::<R>(bytes, SCALAR_LEAD_ASCII) {
-                Ok(from) => validate_after_lead::<R>(bytes, from)
-                    .map_err(|error| error.unpack(R::TABLES.automaton.label)),
+                Ok(from) => {
+                    validate_after_lead::<R>(bytes, from).map_err(PackedError::unpack_as::<R>)
+                }
                 Err(error) => Err(error),
             }
         }
@@ -195,7 +196,7 @@ pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     {
         result
     } else {
-        shift::validate_packed::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
+        shift::validate_packed::<R>(bytes).map_err(PackedError::unpack_as::<R>)
     }
 }
 

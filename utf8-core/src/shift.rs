@@ -16,7 +16,7 @@ const HIGH_BITS: u128 = u128::from_ne_bytes([0x80; CHUNK]);
 /// three-µop `shr` by `cl`, and the step is the whole dependency chain.
 #[inline]
 pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    validate_packed::<R>(bytes).map_err(|error| error.unpack(R::TABLES.automaton.label))
+    validate_packed::<R>(bytes).map_err(PackedError::unpack_as::<R>)
 }
 
 /// [`validate`] with its error packed into two words (`R`'s ruleset left
@@ -78,7 +78,7 @@ fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
         }
         // The dead state keeps itself, so one test a chunk finds it.
         if state.and(mask) == R::TABLES.shift.dead {
-            return Err(exact::<R>(bytes, good, good_state).unpack(R::TABLES.automaton.label));
+            return Err(exact::<R>(bytes, good, good_state).unpack_as::<R>());
         }
     }
     let tail_start = bytes.len() - chunks.remainder().len();
@@ -92,7 +92,7 @@ fn validate_inline<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if R::TABLES.shift.accepting.bit(state.and(mask)) {
         Ok(())
     } else {
-        Err(exact::<R>(bytes, good, good_state).unpack(R::TABLES.automaton.label))
+        Err(exact::<R>(bytes, good, good_state).unpack_as::<R>())
     }
 }
 
@@ -168,7 +168,7 @@ fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<W
         at += CHUNK;
         let offset = state.and(mask);
         if offset == R::TABLES.shift.dead {
-            return Err(exact::<R>(bytes, good, good_state).unpack(R::TABLES.automaton.label));
+            return Err(exact::<R>(bytes, good, good_state).unpack_as::<R>());
         }
         if R::TABLES.shift.accepting.bit(offset) {
             (good, good_state) = (at, state);
@@ -192,7 +192,7 @@ fn walk_inline<R: Ruleset>(bytes: &[u8], from: usize, window: usize) -> Result<W
         }
         state = R::TABLES.shift.rows[bytes[at] as usize].step(state);
         if state.and(mask) == R::TABLES.shift.dead {
-            return Err(exact::<R>(bytes, good, good_state).unpack(R::TABLES.automaton.label));
+            return Err(exact::<R>(bytes, good, good_state).unpack_as::<R>());
         }
         at += 1;
     }
