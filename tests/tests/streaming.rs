@@ -176,6 +176,62 @@ fn long_streams_with_late_errors() {
     assert_every_ruleset(&text, &[64, 128, 129]);
 }
 
+/// Sequences that end a piece, or start the next, in each way a piece's
+/// edge can meet one: whole ones of each length, ones cut short, leads that
+/// no byte can follow (which the vector check may judge only at the byte
+/// after), stray continuation bytes, surrogates, overlongs, and the longer
+/// forms of the legacy rulesets.
+const PROBES: &[&[u8]] = &[
+    b"\xC3\xA9",
+    b"\xE2\x82\xAC",
+    b"\xF0\x9F\x92\x96",
+    b"\xE2\x82",
+    b"\xF0\x9F\x92",
+    b"\xF0",
+    b"\xC0",
+    b"\xC1\xBF",
+    b"\xC0\x80",
+    b"\xF5",
+    b"\xFF",
+    b"\x80",
+    b"\xBF\x80",
+    b"\xED\xA0\x80",
+    b"\xED\xB0\x80",
+    b"\xED\xA0\x80\xED\xB0\x80",
+    b"\xF4\x90\x80\x80",
+    b"\xE0\x80\x80",
+    b"\xF8\x88\x80\x80\x80",
+    b"\xFC\x84\x80\x80\x80\x80",
+    b"\xFE",
+];
+
+/// Pieces long enough for the vector check, which the validator cuts
+/// before a sequence left open at their end and finishes one begun before
+/// their start with the automaton: every probe after 300 bytes of ASCII or
+/// of two-byte letters, with the cut before, inside and after it, the
+/// stream at five alignments in memory, and a third piece cut 150 bytes
+/// before.
+#[test]
+fn every_probe_at_each_side_of_a_cut_between_long_pieces() {
+    let fillers = ["abcdefghij".repeat(30), "é".repeat(150)];
+    let mut storage = vec![0u8; 1024 + 64];
+    let aligned = storage.as_ptr().align_offset(64);
+    for filler in &fillers {
+        for &probe in PROBES {
+            let stream = [filler.as_bytes(), probe, filler.as_bytes()].concat();
+            for offset in [0, 1, 17, 40, 63] {
+                let at = aligned + offset;
+                storage[at..at + stream.len()].copy_from_slice(&stream);
+                let bytes = &storage[at..at + stream.len()];
+                for cut in 298..=300 + probe.len() + 1 {
+                    assert_every_ruleset(bytes, &[cut]);
+                    assert_every_ruleset(bytes, &[cut - 150, cut]);
+                }
+            }
+        }
+    }
+}
+
 /// Valid text in one dialect or another, so that each ruleset sees both
 /// input it accepts and input it rejects late.
 fn any_dialect_text() -> impl Strategy<Value = Vec<u8>> {
