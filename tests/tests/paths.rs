@@ -1019,3 +1019,66 @@ fn pick_units<'u>(units: &[&'u [u8]], phase: usize, len: usize) -> (Vec<&'u [u8]
     }
     (chosen, left)
 }
+
+/// Where the streaming validator's test for a piece of ASCII should stop:
+/// the start of the block of 64 that holds the first byte that is not
+/// `skippable`, or the end where every byte is.
+fn skippable_prefix_reference(bytes: &[u8], skippable: fn(u8) -> bool) -> usize {
+    bytes
+        .iter()
+        .position(|&b| !skippable(b))
+        .map_or(bytes.len(), |at| at / 64 * 64)
+}
+
+/// `paths::skippable_prefix` of `R` at each vector level this CPU runs,
+/// against [`skippable_prefix_reference`]: every length to 200 at five
+/// alignments, all skippable and with each of `unskippable` at each place.
+fn skippable_prefix_at_every_level<R: utf8_core::Ruleset>(
+    skippable: fn(u8) -> bool,
+    unskippable: &[u8],
+) {
+    let levels = [Level::Sse41, Level::Avx2, Level::Avx512, Level::Neon];
+    let mut storage = vec![0u8; 256 + 64];
+    let aligned = storage.as_ptr().align_offset(64);
+    let mut ran = 0;
+    for level in levels {
+        let path = Path::Simd(level);
+        if paths::skippable_prefix::<R>(path, b"").is_none() {
+            continue;
+        }
+        ran += 1;
+        for offset in [0, 1, 17, 32, 63] {
+            for len in 0..=200 {
+                let at = aligned + offset;
+                let bad_places =
+                    (0..len).flat_map(|place| unskippable.iter().map(move |&b| Some((place, b))));
+                for bad in [None].into_iter().chain(bad_places) {
+                    let bytes = &mut storage[at..at + len];
+                    for (i, byte) in bytes.iter_mut().enumerate() {
+                        *byte = b'a' + (i % 26) as u8;
+                    }
+                    if let Some((place, byte)) = bad {
+                        bytes[place] = byte;
+                    }
+                    assert_eq!(
+                        paths::skippable_prefix::<R>(path, bytes),
+                        Some(skippable_prefix_reference(bytes, skippable)),
+                        "{} at {level:?}: {len} bytes at {offset} past 64, {bad:?}",
+                        R::NAME
+                    );
+                }
+            }
+        }
+    }
+    assert!(ran > 0 || !cfg!(any(target_arch = "x86_64", target_arch = "aarch64")));
+}
+
+#[test]
+fn the_streaming_validators_ascii_prefix_is_whole_blocks_at_every_level() {
+    skippable_prefix_at_every_level::<utf8_core::Rfc3629>(|b| b < 0x80, &[0x80, 0xE9, 0xFF]);
+    // Modified UTF-8 skips `%x01-7F`: its NUL is two bytes.
+    skippable_prefix_at_every_level::<utf8_core::mutf8::Mutf8>(
+        |b| (0x01..0x80).contains(&b),
+        &[0x00, 0xC0],
+    );
+}

@@ -73,7 +73,13 @@ pub fn level() -> Level {
 #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
 #[cold]
 fn detect_x86_level() -> Level {
-    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+    // AVX2 too, which every CPU with AVX-512 has: code of the AVX-512 level
+    // may use AVX2's (as the streaming validator's ASCII test does), and
+    // `supports` ranks each level above the one before.
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx2")
+    {
         Level::Avx512
     } else if std::is_x86_feature_detected!("avx2") {
         Level::Avx2
@@ -93,6 +99,7 @@ const fn compile_time_level() -> Level {
     if cfg!(any(target_arch = "x86_64", target_arch = "x86"))
         && cfg!(target_feature = "avx512f")
         && cfg!(target_feature = "avx512bw")
+        && cfg!(target_feature = "avx2")
     {
         Level::Avx512
     } else if cfg!(any(target_arch = "x86_64", target_arch = "x86"))

@@ -90,3 +90,14 @@ pub fn dispatched<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf
         by_utf8_shortcut::<R>(path, bytes)
     }
 }
+
+/// How many bytes at the start of `bytes` the streaming validator's test
+/// for a piece of ASCII passes at `path`'s vector level: whole blocks of 64
+/// skippable bytes (`R`'s ASCII skip), or all of `bytes` where every byte
+/// is. `None` where `path` is not a vector level this build and CPU run.
+pub fn skippable_prefix<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<usize> {
+    match path {
+        Path::Simd(level) => simd::skippable_prefix_at::<R>(level, bytes),
+        Path::Automaton | Path::Shift => None,
+    }
+}
