@@ -18,6 +18,10 @@
 //! over, and the error sweeps put each kind of error at each byte position of
 //! a window that crosses several block boundaries and the group boundary at
 //! 256.
+//!
+//! The streaming validator's test for a piece of ASCII
+//! (`paths::skippable_prefix`) is held against the bytes at each vector
+//! level too: it passes whole blocks of ASCII from a piece's first byte.
 
 use std::cell::Cell;
 use std::ops::Range;
@@ -1021,25 +1025,26 @@ fn pick_units<'u>(units: &[&'u [u8]], phase: usize, len: usize) -> (Vec<&'u [u8]
 }
 
 /// Where the streaming validator's test for a piece of ASCII should stop:
-/// the start of the block of 64 that holds the first byte that is not
+/// the start of the block that holds the first byte that is not
 /// `skippable`, or the end where every byte is.
 fn skippable_prefix_reference(bytes: &[u8], skippable: fn(u8) -> bool) -> usize {
     bytes
         .iter()
         .position(|&b| !skippable(b))
-        .map_or(bytes.len(), |at| at / 64 * 64)
+        .map_or(bytes.len(), |at| at / BLOCK * BLOCK)
 }
 
 /// `paths::skippable_prefix` of `R` at each vector level this CPU runs,
 /// against [`skippable_prefix_reference`]: every length to 200 at five
-/// alignments, all skippable and with each of `unskippable` at each place.
+/// alignments (past a 64-byte boundary), all skippable and with each of
+/// `unskippable` at each place.
 fn skippable_prefix_at_every_level<R: utf8_core::Ruleset>(
     skippable: fn(u8) -> bool,
     unskippable: &[u8],
 ) {
     let levels = [Level::Sse41, Level::Avx2, Level::Avx512, Level::Neon];
-    let mut storage = vec![0u8; 256 + 64];
-    let aligned = storage.as_ptr().align_offset(64);
+    let mut storage = vec![0u8; 256 + BLOCK];
+    let aligned = storage.as_ptr().align_offset(BLOCK);
     let mut ran = 0;
     for level in levels {
         let path = Path::Simd(level);
