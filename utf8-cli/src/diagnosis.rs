@@ -55,7 +55,8 @@ impl Explainer {
     fn from_tables(tables: Tables) -> Explainer {
         let dead = tables.dead();
         let resets = std::array::from_fn(|byte| {
-            let mut targets = (0..tables.state_count() as u8)
+            let mut targets = tables
+                .states()
                 .filter(|&state| state != dead)
                 .map(|state| tables.next(state, byte as u8))
                 .filter(|&target| target != dead);

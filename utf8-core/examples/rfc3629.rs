@@ -111,7 +111,8 @@ fn print_tables() {
     }
 
     println!("\nclass members:");
-    for class in 0..t::CLASS_COUNT as u8 {
+    // Up to 256 classes: a `u8` range would wrap to nothing at 256.
+    for class in (0..t::CLASS_COUNT).map(|class| class as u8) {
         let mut ranges: Vec<String> = Vec::new();
         let mut byte = 0usize;
         while byte < 256 {

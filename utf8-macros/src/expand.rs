@@ -43,7 +43,9 @@ fn automaton_items(tables: &Tables, label: &str) -> TokenStream {
     let accepting = tables.accepting();
     let byte_classes = tables.byte_classes().iter();
     let transitions = tables.transitions().iter();
-    let class_docs: Vec<String> = (0..class_count as u8)
+    let class_docs: Vec<String> = tables
+        .classes()
+        .ids()
         .map(|class| {
             let ranges: Vec<String> = tables
                 .classes()

@@ -54,6 +54,12 @@ impl ByteClasses {
         self.count
     }
 
+    /// Every class id, ascending: `0..count()` as `u8`s (256 classes do not
+    /// leave `0..count() as u8` anything to iterate over).
+    pub fn ids(&self) -> impl Iterator<Item = u8> + Clone + use<> {
+        crate::tables::ids(self.count)
+    }
+
     /// The bytes of `class`, as maximal ranges in ascending order.
     pub fn ranges(&self, class: u8) -> Vec<ByteRange> {
         runs(&self.class_of)
@@ -76,7 +82,7 @@ impl ByteClasses {
 impl fmt::Debug for ByteClasses {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "ByteClasses {{ count: {} }}", self.count)?;
-        for class in 0..self.count as u8 {
+        for class in self.ids() {
             let ranges: Vec<String> = self.ranges(class).iter().map(ToString::to_string).collect();
             writeln!(f, "  {class:>3}: {}", ranges.join(" / "))?;
         }

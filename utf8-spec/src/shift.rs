@@ -72,7 +72,7 @@ impl ShiftDfa {
         let field = width.field_bits();
         let rows = (0..=255u8)
             .map(|byte| {
-                (0..tables.state_count() as u8).fold(0u128, |row, state| {
+                tables.states().fold(0u128, |row, state| {
                     let next = u128::from(tables.next(state, byte)) * u128::from(field);
                     row | next << (u32::from(state) * field)
                 })
@@ -180,7 +180,7 @@ mod tests {
             let derivation = ruleset.derive().unwrap();
             let tables = derivation.tables();
             let shift = ShiftDfa::new(tables).unwrap();
-            for state in 0..tables.state_count() as u8 {
+            for state in tables.states() {
                 for byte in 0..=255u8 {
                     // Garbage above the field, within the row, must not matter: that is what
                     // lets generated code skip the mask between steps.

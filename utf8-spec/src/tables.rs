@@ -35,9 +35,9 @@ impl Tables {
         }
         let mut transitions = Vec::with_capacity(state_count * classes.count());
         for state in 0..state_count as StateId {
-            for class in 0..classes.count() {
-                let target = dfa.next(state, classes.representative(class as u8));
-                transitions.push(target as u8);
+            for class in classes.ids() {
+                let target = dfa.next(state, classes.representative(class));
+                transitions.push(u8::try_from(target).expect("at most 256 states"));
             }
         }
         Ok(Tables {
@@ -53,6 +53,14 @@ impl Tables {
     /// The number of states, the dead state included.
     pub fn state_count(&self) -> usize {
         self.state_count
+    }
+
+    /// Every state id, ascending: `0..state_count()` as `u8`s. A table may
+    /// hold 256 states, whose count does not fit in a `u8`; iterating over
+    /// this instead of `0..state_count() as u8` (an empty range at 256) keeps
+    /// the last state from being dropped.
+    pub fn states(&self) -> impl Iterator<Item = u8> + Clone + use<> {
+        ids(self.state_count)
     }
 
     /// The number of byte classes.
@@ -92,7 +100,7 @@ impl Tables {
 
     /// The accepting states, ascending.
     pub fn accepting_states(&self) -> Vec<u8> {
-        (0..self.state_count as u8)
+        self.states()
             .filter(|&s| self.accepting[s as usize])
             .collect()
     }
@@ -113,6 +121,12 @@ impl Tables {
     pub fn accepts(&self, input: &[u8]) -> bool {
         self.accepting[self.run(input) as usize]
     }
+}
+
+/// `0..count` as `u8`s, for counts of states or classes up to 256.
+pub(crate) fn ids(count: usize) -> impl Iterator<Item = u8> + Clone {
+    assert!(count <= 256, "ids are bytes: {count} of them do not fit");
+    (0..count).map(|id| id as u8)
 }
 
 /// The class ranges, then the state × class grid in hex-friendly columns.

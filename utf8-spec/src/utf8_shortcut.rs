@@ -60,7 +60,8 @@ impl Utf8Shortcut {
     /// check and a scan for the forbidden bytes.
     pub fn language(&self, utf8: &Tables) -> Tables {
         let forbidden = |byte: u8| self.forbidden.iter().any(|r| r.contains(byte));
-        let rows: Vec<[StateId; 256]> = (0..utf8.state_count() as u8)
+        let rows: Vec<[StateId; 256]> = utf8
+            .states()
             .map(|state| {
                 core::array::from_fn(|byte| {
                     let byte = byte as u8;
@@ -124,7 +125,7 @@ fn violations(ruleset: &Tables, utf8: &Tables, forbidden: &[bool; 256]) -> Optio
 /// UTF-8, so a scan may treat them as forbidden or not, as is cheaper.
 fn never_in_utf8(utf8: &Tables) -> [bool; 256] {
     core::array::from_fn(|byte| {
-        (0..utf8.state_count() as u8)
+        utf8.states()
             .filter(|&state| state != utf8.dead())
             .all(|state| utf8.next(state, byte as u8) == utf8.dead())
     })

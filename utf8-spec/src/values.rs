@@ -104,7 +104,7 @@ impl Walk<'_> {
             return false;
         }
         let tables = self.tables;
-        for class in 0..tables.class_count() as u8 {
+        for class in tables.classes().ids() {
             let target =
                 tables.transitions()[state as usize * tables.class_count() + class as usize];
             if target == tables.dead() {

@@ -12,7 +12,7 @@ use crate::{ByteRange, Tables};
 pub(crate) fn edges(tables: &Tables) -> Vec<(u8, u8, Vec<ByteRange>)> {
     let dead = tables.dead();
     let mut edges: Vec<(u8, u8, Vec<ByteRange>)> = Vec::new();
-    for state in (0..tables.state_count() as u8).filter(|&s| s != dead) {
+    for state in tables.states().filter(|&s| s != dead) {
         let first = edges.len();
         for (range, target) in runs(&row(tables, state)) {
             if target == dead {
@@ -38,7 +38,7 @@ pub fn mermaid(tables: &Tables) -> String {
     let names = state_names(tables);
     let dead = tables.dead();
     let mut out = String::from("stateDiagram-v2\n    direction LR\n");
-    for state in (0..tables.state_count() as u8).filter(|&s| s != dead) {
+    for state in tables.states().filter(|&s| s != dead) {
         let _ = writeln!(
             out,
             "    state \"{}\" as s{state}",
@@ -63,7 +63,7 @@ pub fn dot(tables: &Tables) -> String {
     let mut out = String::from(
         "digraph automaton {\n    rankdir=LR;\n    node [shape=ellipse];\n    entry [shape=point, label=\"\"];\n",
     );
-    for state in (0..tables.state_count() as u8).filter(|&s| s != dead) {
+    for state in tables.states().filter(|&s| s != dead) {
         let shape = if tables.accepting()[state as usize] {
             ", shape=doublecircle"
         } else {

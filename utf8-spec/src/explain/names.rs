@@ -38,7 +38,6 @@ pub enum StateRole {
 
 /// The role of every state of `tables`, indexed by state.
 pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
-    let state_count = tables.state_count();
     let dead = tables.dead();
     // What a state allows is one set of bytes, wherever they lead: adjacent
     // runs into different states print as one range.
@@ -59,7 +58,8 @@ pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
     };
     let countdowns = countdowns(tables);
     let paths = shortest_paths(tables);
-    (0..state_count as u8)
+    tables
+        .states()
         .map(|state| {
             if state == tables.start() {
                 StateRole::Start {
@@ -228,7 +228,7 @@ fn countdowns(tables: &Tables) -> Vec<Option<(usize, Vec<ByteRange>)>> {
     // Each pass extends the chains by one; a chain is at most as long as the automaton.
     for _ in 0..state_count {
         let mut changed = false;
-        for state in 0..state_count as u8 {
+        for state in tables.states() {
             if result[state as usize].is_some()
                 || state == dead
                 || state == tables.start()

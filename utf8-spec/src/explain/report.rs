@@ -308,7 +308,8 @@ pub(crate) fn classes_section(w: &mut Writer, classes: &ByteClasses) {
          their smallest byte, {} classes:",
         classes.count()
     ));
-    let rows: Vec<Vec<String>> = (0..classes.count() as u8)
+    let rows: Vec<Vec<String>> = classes
+        .ids()
         .map(|class| vec![class.to_string(), ranges_text(&classes.ranges(class))])
         .collect();
     w.table(&["class", "bytes"], &rows);

@@ -731,7 +731,7 @@ mod tests {
             };
             // Every string of up to 3 bytes over one byte per class plus class edges.
             let mut alphabet: Vec<u8> = Vec::new();
-            for class in 0..d.tables().class_count() as u8 {
+            for class in d.tables().classes().ids() {
                 let ranges = d.classes().ranges(class);
                 alphabet.extend(ranges.iter().flat_map(|r: &ByteRange| [r.start(), r.end()]));
             }

@@ -202,7 +202,9 @@ fn trail_marker(tables: &Tables, pending: u8) -> Option<(PairBox, PairRule)> {
 fn lead_marker(tables: &Tables, pending: u8, distance: usize) -> Option<PairBox> {
     let dead = tables.dead();
     let classes = tables.classes();
-    let representatives: Vec<u8> = (0..tables.class_count() as u8)
+    let representatives: Vec<u8> = tables
+        .classes()
+        .ids()
         .map(|class| classes.representative(class))
         .collect();
     let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();

@@ -205,7 +205,8 @@ pub(super) fn live_states(tables: &Tables) -> Vec<u8> {
             }
         }
     }
-    (0..tables.state_count() as u8)
+    tables
+        .states()
         .filter(|&s| reachable[s as usize] && s != dead)
         .collect()
 }

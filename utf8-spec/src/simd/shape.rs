@@ -61,7 +61,7 @@ fn distances_to_end(tables: &Tables) -> Result<Vec<usize>, Declined> {
     // Each round settles at least one state whose successors are all settled,
     // so as many rounds as states settle every state that can be.
     for _ in 0..tables.state_count() {
-        for s in 0..tables.state_count() as u8 {
+        for s in tables.states() {
             if s == start || !live(s) || left[s as usize].is_some() {
                 continue;
             }
@@ -79,7 +79,8 @@ fn distances_to_end(tables: &Tables) -> Result<Vec<usize>, Declined> {
             }
         }
     }
-    (0..tables.state_count() as u8)
+    tables
+        .states()
         .map(|s| match left[s as usize] {
             Some(n) => Ok(n),
             None if !live(s) => Ok(0),
@@ -92,7 +93,10 @@ fn distances_to_end(tables: &Tables) -> Result<Vec<usize>, Declined> {
 fn continuation_bytes(tables: &Tables) -> [bool; 256] {
     let start = tables.start();
     let mut continuation = [false; 256];
-    for s in (0..tables.state_count() as u8).filter(|&s| s != start && s != tables.dead()) {
+    for s in tables
+        .states()
+        .filter(|&s| s != start && s != tables.dead())
+    {
         for b in 0..=255u8 {
             if tables.next(s, b) != tables.dead() {
                 continuation[b as usize] = true;

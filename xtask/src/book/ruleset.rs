@@ -166,7 +166,7 @@ fn tables_section(tables: &Tables, number: usize) -> String {
             escape(name),
             if tables.accepting()[state] { "yes" } else { "" }
         );
-        for class in 0..tables.class_count() as u8 {
+        for class in tables.classes().ids() {
             let byte = (0..=255u8)
                 .find(|&b| tables.classes().class(b) == class)
                 .expect("every class has a byte");

@@ -180,7 +180,9 @@ pub(crate) fn minimal(derivation: &Derivation) -> String {
 
 pub(crate) fn classes(derivation: &Derivation) -> String {
     let classes = derivation.classes();
-    let ranges = (0..classes.count() as u8).map(|c| list(classes.ranges(c).into_iter().map(range)));
+    let ranges = classes
+        .ids()
+        .map(|c| list(classes.ranges(c).into_iter().map(range)));
     object(&[
         ("stage", string("classes")),
         ("classes", classes.count().to_string()),

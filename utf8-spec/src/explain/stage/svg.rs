@@ -540,7 +540,7 @@ pub(crate) fn class_grid(classes: &ByteClasses) -> String {
     }
     let mut y = top + 16.0 * CELL + LINE;
     let mut longest = 0;
-    for class in 0..classes.count() as u8 {
+    for class in classes.ids() {
         let line = format!(
             "class {class}: {}",
             super::graph::abnf_ranges(&classes.ranges(class))

@@ -1,0 +1,141 @@
+//! Counts at their limits: 255, 256 and 257 states, 255 and 256 byte
+//! classes, through the tables and every rendering and emitter. State and
+//! class ids are bytes, so 256 of them is where a count stops fitting in one.
+
+use utf8_spec::explain::{Emit, Format, Stage, StageFormat, emit, render, render_stage};
+use utf8_spec::tables::MAX_TABLE_STATES;
+use utf8_spec::{Derivation, ErrorKind};
+
+/// `a = n%x41`: the strings of exactly `n` `A`s, whose minimal automaton
+/// counts the `A`s read so far (`n + 1` states) and has a dead state.
+fn chain(n: usize) -> String {
+    format!("a = {n}%x41\n")
+}
+
+/// A grammar with `classes` byte classes (129 to 256): a selector byte `k`
+/// in 1..=8 picks bit `k - 1`, and a second byte passes when that bit of
+/// its class number is set. Bytes from `classes - 1` up share the last
+/// class number, so they alone behave alike.
+fn with_classes(classes: usize) -> String {
+    let class = |byte: usize| byte.min(classes - 1);
+    let selectors: Vec<String> = (0..8)
+        .map(|bit| format!("%x{:02X} bit{bit}", bit + 1))
+        .collect();
+    let mut text = format!("a = {}\n", selectors.join(" / "));
+    for bit in 0..8 {
+        let bytes: Vec<String> = (0..256)
+            .filter(|&byte| class(byte) >> bit & 1 == 1)
+            .map(|byte| format!("%x{byte:02X}"))
+            .collect();
+        text.push_str(&format!("bit{bit} = {}\n", bytes.join(" / ")));
+    }
+    text
+}
+
+const STAGES: [Stage; 6] = [
+    Stage::Grammar,
+    Stage::Nfa,
+    Stage::Dfa,
+    Stage::Rounds,
+    Stage::Minimal,
+    Stage::Classes,
+];
+const STAGE_FORMATS: [StageFormat; 6] = [
+    StageFormat::Text,
+    StageFormat::Markdown,
+    StageFormat::Mermaid,
+    StageFormat::Dot,
+    StageFormat::Svg,
+    StageFormat::Json,
+];
+
+/// Every rendering and emitter runs to the end; what each says about the
+/// counts is checked by the tests that call this.
+fn render_everything(derivation: &Derivation) {
+    for format in [Format::Text, Format::Markdown, Format::Mermaid, Format::Dot] {
+        assert!(!render(derivation, format).is_empty(), "{format:?}");
+    }
+    for language in [Emit::Rust, Emit::C, Emit::Json] {
+        assert!(
+            !emit(derivation.tables(), language).is_empty(),
+            "{language:?}"
+        );
+    }
+    for stage in STAGES {
+        for format in STAGE_FORMATS {
+            // A stage that has no such form says so; it must not panic.
+            if let Ok(rendered) = render_stage(derivation, stage, format) {
+                assert!(!rendered.is_empty(), "{stage:?} {format:?}");
+            }
+        }
+    }
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("valid JSON")
+}
+
+#[test]
+fn tables_of_255_and_256_states_accept_their_language_and_say_so_everywhere() {
+    for states in [255, 256] {
+        let n = states - 2;
+        let derivation = Derivation::new(&chain(n), "a").expect("derives");
+        let tables = derivation.tables();
+        assert_eq!(tables.state_count(), states);
+        assert_eq!(usize::from(tables.dead()), states - 1);
+        assert_eq!(tables.accepting_states(), [n as u8]);
+        assert_eq!(tables.states().count(), states);
+        let word = vec![b'A'; n];
+        assert!(tables.accepts(&word), "{states} states");
+        assert!(!tables.accepts(&word[1..]), "{states} states");
+        assert!(!tables.accepts(&[b'A'; 255][..n + 1]), "{states} states");
+
+        let emitted = json(&emit(tables, Emit::Json));
+        assert_eq!(emitted["states"], states);
+        assert_eq!(emitted["accepting"], serde_json::json!([n]));
+        let minimal =
+            render_stage(&derivation, Stage::Minimal, StageFormat::Text).expect("a table");
+        assert!(minimal.contains(&format!("{states} states")), "{minimal}");
+        let dot = render(&derivation, Format::Dot);
+        // Every live state is drawn, the last one included.
+        assert!(dot.contains(&format!("-> s{n} ")), "{states} states");
+        let mermaid = render(&derivation, Format::Mermaid);
+        assert!(mermaid.contains(&format!("--> s{n}:")), "{states} states");
+        render_everything(&derivation);
+    }
+}
+
+#[test]
+fn a_grammar_of_257_states_is_refused_at_the_table_limit() {
+    let error = Derivation::new(&chain(255), "a").expect_err("too many states");
+    assert!(
+        matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == MAX_TABLE_STATES),
+        "{error}"
+    );
+}
+
+#[test]
+fn tables_of_255_and_256_byte_classes_keep_every_class() {
+    for classes in [255, 256] {
+        let derivation = Derivation::new(&with_classes(classes), "a").expect("derives");
+        let tables = derivation.tables();
+        assert_eq!(tables.class_count(), classes);
+        assert_eq!(tables.classes().ids().count(), classes);
+        for byte in 0..=255u8 {
+            let ranges = tables.classes().ranges(tables.classes().class(byte));
+            assert!(ranges.iter().any(|r| r.contains(byte)), "byte {byte:#04x}");
+        }
+        // The selector for bit 0 and then a byte of an odd class number.
+        assert!(tables.accepts(&[0x01, 0x01]));
+        assert!(!tables.accepts(&[0x01, 0x02]));
+        assert!(tables.accepts(&[0x08, 0x80]));
+
+        let stage =
+            json(&render_stage(&derivation, Stage::Classes, StageFormat::Json).expect("JSON"));
+        let ranges = stage["ranges"].as_array().expect("a list of classes");
+        assert_eq!(ranges.len(), classes);
+        let text = render_stage(&derivation, Stage::Classes, StageFormat::Text).expect("a table");
+        assert!(text.contains(&format!("{}", classes - 1)), "{text}");
+        render_everything(&derivation);
+    }
+}
