@@ -398,3 +398,61 @@ proptest! {
         assert_lossy_agrees(&bytes);
     }
 }
+
+#[test]
+fn a_lead_surrogate_followed_by_the_start_of_a_trail_surrogate_is_incomplete_in_modified_utf8() {
+    // ED B0 80 after these bytes makes the pair of U+A5C00.
+    for bytes in [&b"\xED\xA9\x97\xED"[..], b"\xED\xA9\x97\xED\xB0"] {
+        let e = mutf8::to_str(bytes).expect_err("an incomplete pair");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (0, None),
+            "{}",
+            Hex(bytes)
+        );
+        let e = cesu8::to_str(bytes).expect_err("an incomplete pair");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (0, None),
+            "{}",
+            Hex(bytes)
+        );
+    }
+    assert_eq!(
+        mutf8::to_str(b"\xED\xA9\x97\xED\xB0\x80").as_deref(),
+        Ok("\u{A5C00}")
+    );
+}
+
+#[test]
+fn the_start_of_a_surrogate_that_str_cannot_hold_is_already_an_error() {
+    // A trail surrogate cut short: str cannot hold it, and it cannot end a
+    // pair that nothing comes before. The error covers the bytes of it that
+    // are there, as it covers `ED B8` when another byte follows (WTF-8's and
+    // modified UTF-8's maximal subpart) and the three bytes of a whole one.
+    for bytes in [&b"\xED\xB8"[..], b"a\xED\xB0"] {
+        let at = bytes.len() - 2;
+        let e = wtf8::to_str(bytes).expect_err("a lone trail surrogate");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (at, Some(2)),
+            "{}",
+            Hex(bytes)
+        );
+        let e = mutf8::to_str(bytes).expect_err("a lone trail surrogate");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (at, Some(2)),
+            "{}",
+            Hex(bytes)
+        );
+        let followed = [bytes, b"A"].concat();
+        assert_eq!(
+            wtf8::to_str(&followed).map_err(|e| (e.valid_up_to(), e.error_len())),
+            Err((at, Some(2)))
+        );
+    }
+    // WTF-8 has no pairs: a lead surrogate cut short cannot convert either.
+    let e = wtf8::to_str(b"\xED\xA0").expect_err("a lone lead surrogate");
+    assert_eq!((e.valid_up_to(), e.error_len()), (0, Some(2)));
+}
