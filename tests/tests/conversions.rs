@@ -4,9 +4,12 @@
 //! `String::from_utf16_lossy`, `str::encode_utf16`), and the lossy
 //! conversions against a reference built on each dialect's chunks and
 //! decoded values. The `cesu8` crate's conversions are compared in
-//! `cesu8_crate.rs`.
+//! `cesu8_crate.rs`. The strict conversions' errors are checked against the
+//! languages they read, every character's encoding concatenated: an error
+//! says the input is incomplete exactly when some completion converts.
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
 use utf8_core::{cesu8, legacy31, mutf8, rfc2279, wtf8};
@@ -396,5 +399,215 @@ proptest! {
             mutate(&mut bytes, mutation);
         }
         assert_lossy_agrees(&bytes);
+    }
+}
+
+#[test]
+fn a_lead_surrogate_followed_by_the_start_of_a_trail_surrogate_is_incomplete_in_modified_utf8() {
+    // ED B0 80 after these bytes makes the pair of U+A5C00.
+    for bytes in [&b"\xED\xA9\x97\xED"[..], b"\xED\xA9\x97\xED\xB0"] {
+        let e = mutf8::to_str(bytes).expect_err("an incomplete pair");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (0, None),
+            "{}",
+            Hex(bytes)
+        );
+        let e = cesu8::to_str(bytes).expect_err("an incomplete pair");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (0, None),
+            "{}",
+            Hex(bytes)
+        );
+    }
+    assert_eq!(
+        mutf8::to_str(b"\xED\xA9\x97\xED\xB0\x80").as_deref(),
+        Ok("\u{A5C00}")
+    );
+}
+
+#[test]
+fn the_start_of_a_surrogate_that_str_cannot_hold_is_already_an_error() {
+    // A trail surrogate cut short: str cannot hold it, and it cannot end a
+    // pair that nothing comes before. The error covers the bytes of it that
+    // are there, as it covers `ED B8` when another byte follows (WTF-8's and
+    // modified UTF-8's maximal subpart) and the three bytes of a whole one.
+    for bytes in [&b"\xED\xB8"[..], b"a\xED\xB0"] {
+        let at = bytes.len() - 2;
+        let e = wtf8::to_str(bytes).expect_err("a lone trail surrogate");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (at, Some(2)),
+            "{}",
+            Hex(bytes)
+        );
+        let e = mutf8::to_str(bytes).expect_err("a lone trail surrogate");
+        assert_eq!(
+            (e.valid_up_to(), e.error_len()),
+            (at, Some(2)),
+            "{}",
+            Hex(bytes)
+        );
+        let followed = [bytes, b"A"].concat();
+        assert_eq!(
+            wtf8::to_str(&followed).map_err(|e| (e.valid_up_to(), e.error_len())),
+            Err((at, Some(2)))
+        );
+    }
+    // WTF-8 has no pairs: a lead surrogate cut short cannot convert either.
+    let e = wtf8::to_str(b"\xED\xA0").expect_err("a lone lead surrogate");
+    assert_eq!((e.valid_up_to(), e.error_len()), (0, Some(2)));
+}
+
+/// The language a strict conversion to `str` reads, from the definitions:
+/// the encodings of every character (each dialect's own, from
+/// `utf8_tests::dialect_text` or `char::encode_utf8`), concatenated. What
+/// converts is exactly that, because each conversion gives back the text
+/// whose encoding the input is. Holding every encoding, it decides whether
+/// an input can be completed without searching over appended bytes, so no
+/// choice of bytes to append can leave a completion out.
+struct Encodings {
+    /// Every character's encoding, packed by [`packed`].
+    whole: HashSet<u64>,
+    /// Every proper, non-empty prefix of an encoding, with the rest of one
+    /// encoding it starts.
+    started: HashMap<u64, Vec<u8>>,
+}
+
+/// Up to seven bytes as one number, a leading 1 bit keeping lengths apart.
+fn packed(bytes: &[u8]) -> u64 {
+    assert!(bytes.len() < 8);
+    bytes
+        .iter()
+        .fold(1, |key, &byte| key << 8 | u64::from(byte))
+}
+
+impl Encodings {
+    fn new(encode: impl Fn(char) -> Vec<u8>) -> Encodings {
+        let mut whole = HashSet::new();
+        let mut started = HashMap::new();
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let encoding = encode(c);
+            for len in 1..encoding.len() {
+                started
+                    .entry(packed(&encoding[..len]))
+                    .or_insert_with(|| encoding[len..].to_vec());
+            }
+            whole.insert(packed(&encoding));
+        }
+        Encodings { whole, started }
+    }
+
+    /// Where `bytes` stop being a concatenation of whole encodings (the
+    /// longest prefix that converts), and the bytes that complete the input
+    /// if the rest is the start of one encoding, `None` if nothing appended
+    /// can make `bytes` convert. Encodings are prefix-free (none starts
+    /// another), so the split into them is unique, and whatever follows the
+    /// last whole one must start the next for any completion to convert.
+    fn completion(&self, bytes: &[u8]) -> (usize, Option<Vec<u8>>) {
+        let mut at = 0;
+        'next: while at < bytes.len() {
+            for len in 1..=6.min(bytes.len() - at) {
+                if self.whole.contains(&packed(&bytes[at..at + len])) {
+                    at += len;
+                    continue 'next;
+                }
+            }
+            break;
+        }
+        let rest = &bytes[at..];
+        let completion = if rest.is_empty() {
+            Some(Vec::new())
+        } else if rest.len() < 6 {
+            self.started.get(&packed(rest)).cloned()
+        } else {
+            None
+        };
+        (at, completion)
+    }
+}
+
+type Strict = for<'a> fn(&'a [u8]) -> Result<Cow<'a, str>, utf8_core::Utf8Error>;
+
+/// `bytes` through `convert`, against [`Encodings::completion`]: the error
+/// starts after the longest prefix that converts, and says `None` exactly
+/// when some completion converts, which is then tried.
+fn assert_error_says_whether_more_input_could_convert(
+    name: &str,
+    convert: Strict,
+    encodings: &Encodings,
+    bytes: &[u8],
+) {
+    let (converts_up_to, completion) = encodings.completion(bytes);
+    match convert(bytes) {
+        Ok(_) => assert_eq!(
+            (converts_up_to, completion.as_deref()),
+            (bytes.len(), Some(&[][..])),
+            "{name} converted {}",
+            Hex(bytes)
+        ),
+        Err(e) => {
+            assert_eq!(e.valid_up_to(), converts_up_to, "{name} {}", Hex(bytes));
+            match (e.error_len(), completion) {
+                (None, Some(completion)) => {
+                    let whole = [bytes, &completion].concat();
+                    assert!(convert(&whole).is_ok(), "{name} {}", Hex(&whole));
+                }
+                (Some(len), None) => assert!(
+                    e.valid_up_to() + len <= bytes.len(),
+                    "{name} {}: {len} bytes",
+                    Hex(bytes)
+                ),
+                (len, completion) => panic!(
+                    "{name} {}: error_len {len:?}, completion {:?}",
+                    Hex(bytes),
+                    completion.as_deref().map(|c| Hex(c).to_string())
+                ),
+            }
+        }
+    }
+}
+
+/// Every byte class the conversions' languages part on, and a few more
+/// values inside the surrogates' second bytes.
+const INTERESTING: &[u8] = &[
+    0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xA9, 0xAF, 0xB0, 0xB8, 0xBF, 0xC0, 0xC1, 0xC2,
+    0xDF, 0xE0, 0xED, 0xEE, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+];
+
+/// What a surrogate pair, a lone half or one cut short turns on.
+const AROUND_PAIRS: &[u8] = &[0x41, 0x80, 0x97, 0xA0, 0xA9, 0xB0, 0xB8, 0xBF, 0xC0, 0xED];
+
+#[test]
+fn every_conversion_to_str_says_incomplete_exactly_when_more_input_could_convert() {
+    let wtf8_to_str: Strict = |bytes| wtf8::to_str(bytes).map(Cow::Borrowed);
+    let conversions: [(&str, Strict, Encodings); 3] = [
+        (
+            "cesu8",
+            cesu8::to_str,
+            Encodings::new(|c| cesu8_from_str(c.encode_utf8(&mut [0; 4]))),
+        ),
+        (
+            "mutf8",
+            mutf8::to_str,
+            Encodings::new(|c| mutf8_from_str(c.encode_utf8(&mut [0; 4]))),
+        ),
+        (
+            "wtf8",
+            wtf8_to_str,
+            Encodings::new(|c| c.encode_utf8(&mut [0; 4]).as_bytes().to_vec()),
+        ),
+    ];
+    for (name, convert, encodings) in &conversions {
+        let check = |bytes: &[u8]| {
+            assert_error_says_whether_more_input_could_convert(name, *convert, encodings, bytes);
+        };
+        for len in 1..=4 {
+            for_each_string(INTERESTING, len, check);
+        }
+        for len in 5..=6 {
+            for_each_string(AROUND_PAIRS, len, check);
+        }
     }
 }

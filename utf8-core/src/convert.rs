@@ -18,6 +18,8 @@ use alloc::vec::Vec;
 use crate::chunks::Chunks;
 use crate::ruleset::Ruleset;
 use crate::scan::find;
+pub(crate) use crate::to_str_error::Pairs;
+use crate::to_str_error::to_str_error;
 use crate::{Utf8Error, from_utf8};
 
 /// U+FFFD REPLACEMENT CHARACTER, what lossy conversions put in place of each
@@ -29,17 +31,6 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 #[inline(always)]
 fn is_long_lead(byte: u8) -> bool {
     byte >= 0xF0
-}
-
-/// Whether a lead surrogate immediately followed by a trail surrogate
-/// stands for one supplementary character.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Pairs {
-    /// Yes: CESU-8 and modified UTF-8 write supplementary characters so.
-    Join,
-    /// No: in RFC 2279 each is a code point of its own (and WTF-8 has no
-    /// such pairs).
-    Apart,
 }
 
 /// The bytes where a valid run in any of the dialects stops being UTF-8 as it
@@ -150,9 +141,10 @@ pub(crate) enum Java {
 /// surrogate pair or `C0 80` is converted and the search goes on after it.
 /// The runs between are scanned, whole blocks at a time, for the bytes that
 /// UTF-8 allows and the dialect does not, as the derivation found them
-/// (`F0-FF`, and `00` in modified UTF-8; see [`crate::scan::find_forbidden`]). Anything else ends the conversion with `R`'s error, found by the
-/// automaton from that point on, or, for a surrogate that `R` accepts
-/// unpaired, the error [`lone_surrogate`] makes.
+/// (`F0-FF`, and `00` in modified UTF-8; see
+/// [`crate::scan::find_forbidden`]). Anything else ends the conversion with
+/// the error [`to_str_error`] finds there: `R`'s own, or, at a surrogate
+/// that is not half of a pair (or may yet become one), the conversion's.
 pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str>, Utf8Error> {
     let java = java == Java::Yes;
     if let Settled::Whole = settled::<R>(bytes) {
@@ -168,7 +160,9 @@ pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str
         let (run, ended) = match settled::<R>(rest) {
             Settled::Whole => (rest, true),
             Settled::Prefix(len) => (&rest[..len], false),
-            Settled::Forbidden(found) => return Err(first_error::<R>(bytes, at + found)),
+            Settled::Forbidden(found) => {
+                return Err(to_str_error::<R>(bytes, at + found, Pairs::Join));
+            }
         };
         out.extend_from_slice(run);
         at += run.len();
@@ -176,7 +170,7 @@ pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str
             return Ok(Cow::Owned(into_string(out)));
         }
         let Some((c, len)) = special_at(&bytes[at..], java) else {
-            return Err(first_error::<R>(bytes, at));
+            return Err(to_str_error::<R>(bytes, at, Pairs::Join));
         };
         push_char(c, &mut out);
         at += len;
@@ -341,33 +335,6 @@ fn pair_as_utf8(pair: u64) -> u32 {
     let third = (0x80_0000 | (pair << 4) & 0x30_0000 | (pair >> 16) & 0x0F_0000) as u32;
     let last = ((pair >> 16) & 0xFF00_0000) as u32;
     lead | second | third | last
-}
-
-/// The error of a strict conversion that cannot go on at `at`, a sequence
-/// boundary of `R` up to which the input converted: `R`'s own error if the
-/// input is invalid right there, otherwise (`R` accepts what is there, so it
-/// is a surrogate without its other half) the one [`lone_surrogate`] makes.
-#[cold]
-#[inline(never)]
-fn first_error<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
-    match R::validate(&bytes[at..]) {
-        Err(e) if e.valid_up_to() == 0 => e.offset_by(at),
-        _ => lone_surrogate::<R>(bytes, at),
-    }
-}
-
-/// The error for the surrogate that is not half of a pair at `at`: three
-/// bytes that `str` cannot hold, or, for a lead surrogate that ends the
-/// input, an incomplete pair.
-#[cold]
-fn lone_surrogate<R: Ruleset>(bytes: &[u8], at: usize) -> Utf8Error {
-    let is_lead = bytes.get(at + 1).is_some_and(|&byte| byte < 0xB0);
-    let error_len = if is_lead && at + 3 == bytes.len() {
-        None
-    } else {
-        Some(3)
-    };
-    Utf8Error::new(at, error_len, R::TABLES.automaton.label)
 }
 
 /// The text of `bytes` in dialect `R` as a `str`, with each maximal invalid

@@ -164,14 +164,20 @@ pub mod mutf8 {
     ///
     /// A surrogate that is not half of a pair is valid modified UTF-8 (Java
     /// strings may hold one) but no `str` can hold it: it is an error of
-    /// three bytes at its index, or, a lead surrogate that ends the input,
-    /// an incomplete one. [`to_str_lossy`] replaces it instead.
+    /// three bytes at its index, or, a lead surrogate that the input ends
+    /// after or inside the start of a trail surrogate (`ED`, `ED B0-BF`),
+    /// an incomplete one. A trail surrogate that the input ends inside is
+    /// an error of the bytes of it that are there. [`to_str_lossy`]
+    /// replaces them instead.
     ///
     /// ```
     /// use utf8_core::mutf8;
     /// assert_eq!(mutf8::to_str(b"a\xC0\x80\xED\xA0\xBD\xED\xB2\x96")?, "a\0💖");
     /// let e = mutf8::to_str(b"a\xED\xB2\x96").unwrap_err();
     /// assert_eq!((e.valid_up_to(), e.error_len(), e.ruleset()), (1, Some(3), "mutf8"));
+    /// // The input may go on with the rest of a trail surrogate.
+    /// let e = mutf8::to_str(b"a\xED\xA0\xBD\xED").unwrap_err();
+    /// assert_eq!((e.valid_up_to(), e.error_len()), (1, None));
     /// # Ok::<(), utf8_core::Utf8Error>(())
     /// ```
     #[cfg(feature = "alloc")]
@@ -235,34 +241,32 @@ pub mod wtf8 {
     /// WTF-8 as UTF-8 text, when it is: valid WTF-8 without surrogates is
     /// UTF-8 as it stands, so this never copies. An unpaired surrogate is an
     /// error of three bytes at its index (`Wtf8::as_str` of std's
-    /// internals says `None` there); [`to_str_lossy`] replaces it instead.
+    /// internals says `None` there), and one that the input ends inside an
+    /// error of the bytes of it that are there, since no more input could
+    /// make it convert; [`to_str_lossy`] replaces it instead.
     ///
     /// ```
     /// use utf8_core::wtf8;
     /// assert_eq!(wtf8::to_str("café".as_bytes()), Ok("café"));
     /// let e = wtf8::to_str(b"a\xED\xA0\x80").unwrap_err();
     /// assert_eq!((e.valid_up_to(), e.error_len(), e.ruleset()), (1, Some(3), "wtf8"));
+    /// let e = wtf8::to_str(b"a\xED\xB8").unwrap_err();
+    /// assert_eq!((e.valid_up_to(), e.error_len()), (1, Some(2)));
     /// ```
     pub fn to_str(bytes: &[u8]) -> Result<&str, crate::Utf8Error> {
+        use crate::to_str_error::{Pairs, to_str_error};
         let error = match crate::from_utf8(bytes) {
             Ok(text) => return Ok(text),
             Err(error) => error,
         };
-        let at = error.valid_up_to();
-        let rest = &bytes[at..];
-        // UTF-8 and WTF-8 differ only in surrogates: where UTF-8 stops,
-        // either a surrogate starts or WTF-8 stops too.
-        if let [0xED, 0xA0..=0xBF, 0x80..=0xBF, ..] = rest {
-            return Err(crate::Utf8Error::new(
-                at,
-                Some(3),
-                <Wtf8 as crate::Ruleset>::TABLES.automaton.label,
-            ));
-        }
-        match validate(rest) {
-            Err(error) => Err(error.offset_by(at)),
-            Ok(()) => unreachable!("WTF-8 accepts what UTF-8 rejects only at a surrogate"),
-        }
+        // UTF-8 and WTF-8 differ only in surrogates: where UTF-8 stops, a
+        // WTF-8 sequence ends too, and either a surrogate starts or WTF-8
+        // stops as well.
+        Err(to_str_error::<Wtf8>(
+            bytes,
+            error.valid_up_to(),
+            Pairs::Apart,
+        ))
     }
 
     /// WTF-8 as UTF-8 text, with each unpaired surrogate replaced by U+FFFD

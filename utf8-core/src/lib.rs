@@ -106,6 +106,7 @@ mod str_cast;
 mod stream;
 #[doc(hidden)]
 pub mod tables;
+mod to_str_error;
 mod wide;
 
 pub use chunks::{Chunk, Chunks, Utf8Chunk, Utf8Chunks};
