@@ -97,6 +97,15 @@ pub enum ErrorKind {
         /// which are not scalar values.
         only_surrogates: bool,
     },
+    /// Brackets nest, or rules refer to rules, deeper than the reader
+    /// follows: each level is a step of recursion in the parser and in the
+    /// NFA's construction, and the limit keeps those within a thread's stack.
+    TooDeep {
+        /// The rule that goes too deep, as written.
+        rule: String,
+        /// The most levels allowed.
+        limit: usize,
+    },
     /// The derivation would exceed a size limit (automaton states, or NFA size
     /// from large repetition counts).
     TooLarge {
@@ -250,6 +259,10 @@ impl fmt::Display for ErrorKind {
                 only_surrogates: true,
             } => f.write_str(
                 "the ranges hold only surrogates (U+D800-DFFF), which are not scalar values, so there is nothing to validate",
+            ),
+            ErrorKind::TooDeep { rule, limit } => write!(
+                f,
+                "rule `{rule}` nests deeper than {limit} levels, counting its brackets and the rules it refers to"
             ),
             ErrorKind::TooLarge { what, limit } => {
                 write!(f, "{what} exceeds the limit of {limit}")

@@ -31,6 +31,13 @@ VCHAR  = %x21-7E
 WSP    = SP / HTAB
 ";
 
+/// The most levels a rule may nest, counting each bracket, repetition and
+/// alternative around an element and each rule reference followed to its
+/// definition. The parser and the NFA's construction recurse once a level;
+/// 256 keeps them within a 2 MiB stack (a test thread's) in a debug build,
+/// where grammars written by people nest a few levels.
+pub const MAX_DEPTH: usize = 256;
+
 /// One rule of a resolved grammar, its `=/` additions merged in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrammarRule {
@@ -80,7 +87,8 @@ impl Grammar {
         }
         grammar.add_used_core_rules()?;
         grammar.check_references()?;
-        grammar.check_recursion()?;
+        let references_first = grammar.check_recursion()?;
+        grammar.check_depth(&references_first)?;
         Ok(grammar)
     }
 
@@ -165,7 +173,9 @@ impl Grammar {
         }
     }
 
-    fn check_recursion(&self) -> Result<(), Error> {
+    /// Refuses recursion; without it, returns the rules ordered so that
+    /// every rule comes after the rules it refers to.
+    fn check_recursion(&self) -> Result<Vec<usize>, Error> {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
             New,
@@ -187,6 +197,7 @@ impl Grammar {
             })
             .collect();
         let mut marks = vec![Mark::New; self.rules.len()];
+        let mut references_first = Vec::with_capacity(self.rules.len());
         // Depth-first search with an explicit stack of (rule, next edge to follow).
         for root in 0..self.rules.len() {
             if marks[root] != Mark::New {
@@ -218,9 +229,34 @@ impl Grammar {
                     }
                 } else {
                     marks[rule] = Mark::Done;
+                    references_first.push(rule);
                     stack.pop();
                 }
             }
+        }
+        Ok(references_first)
+    }
+
+    /// Refuses a rule that nests deeper than [`MAX_DEPTH`] with its
+    /// references expanded, taking the rules in `references_first` order so
+    /// that each one's depth is known before a rule refers to it.
+    fn check_depth(&self, references_first: &[usize]) -> Result<(), Error> {
+        let mut depths: HashMap<String, usize> = HashMap::new();
+        for &index in references_first {
+            let rule = &self.rules[index];
+            let nested = |element: &Element| element_depth(element, &depths);
+            let deepest = rule.alternatives.iter().map(nested).max().unwrap_or(0);
+            let depth = deepest + usize::from(rule.alternatives.len() > 1);
+            if depth > MAX_DEPTH {
+                return Err(Error::at(
+                    ErrorKind::TooDeep {
+                        rule: rule.name.clone(),
+                        limit: MAX_DEPTH,
+                    },
+                    rule.position,
+                ));
+            }
+            depths.insert(rule.name.to_ascii_lowercase(), depth);
         }
         Ok(())
     }
@@ -275,6 +311,23 @@ fn alternatives(element: Element) -> Vec<Element> {
     match element {
         Element::Alternation(items) => items,
         other => vec![other],
+    }
+}
+
+/// How many levels `element` nests, its references as deep as `depths`
+/// says their rules are (each of them is there: rules come after the rules
+/// they refer to).
+fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
+    1 + match element {
+        Element::Alternation(items) | Element::Concatenation(items) => items
+            .iter()
+            .map(|item| element_depth(item, depths))
+            .max()
+            .unwrap_or(0),
+        Element::Repetition { element, .. } => element_depth(element, depths),
+        Element::Optional(inner) | Element::Group(inner) => element_depth(inner, depths),
+        Element::RuleRef { name, .. } => depths[&name.to_ascii_lowercase()],
+        Element::Range(_) | Element::Sequence(_) | Element::Literal { .. } => 0,
     }
 }
 

@@ -3,6 +3,7 @@
 //! class ids are bytes, so 256 of them is where a count stops fitting in one.
 
 use utf8_spec::explain::{Emit, Format, Stage, StageFormat, emit, render, render_stage};
+use utf8_spec::grammar::MAX_DEPTH;
 use utf8_spec::tables::MAX_TABLE_STATES;
 use utf8_spec::{Derivation, ErrorKind};
 
@@ -138,4 +139,69 @@ fn tables_of_255_and_256_byte_classes_keep_every_class() {
         assert!(text.contains(&format!("{}", classes - 1)), "{text}");
         render_everything(&derivation);
     }
+}
+
+/// `r0 = ( ( r1 ) )`, `r1 = ( r2 )`, …, `r127 = %x41`: `extra` brackets
+/// more around `r1` in the first rule, which nests `256 + extra - 1` levels
+/// (two a rule, one for the last rule's range, one for `r0`'s second bracket).
+fn nested_through_rules(extra: usize) -> String {
+    let mut text = format!("r0 = {}r1{}\n", "( ".repeat(1 + extra), " )".repeat(1 + extra));
+    for i in 1..127 {
+        text.push_str(&format!("r{i} = ( r{} )\n", i + 1));
+    }
+    text.push_str("r127 = %x41\n");
+    text
+}
+
+#[test]
+fn a_grammar_nested_to_the_depth_limit_derives_and_renders_on_a_test_threads_stack() {
+    // A test thread has 2 MiB of stack; a debug build's frames are its largest.
+    let derivation = Derivation::new(&nested_through_rules(1), "r0").expect("within the limit");
+    assert!(derivation.tables().accepts(b"A"));
+    render_everything(&derivation);
+}
+
+#[test]
+fn a_grammar_one_level_past_the_depth_limit_is_refused_at_its_rule() {
+    let error = Derivation::new(&nested_through_rules(2), "r0").expect_err("too deep");
+    assert!(
+        matches!(error.kind(), ErrorKind::TooDeep { rule, limit: MAX_DEPTH } if rule == "r0"),
+        "{error}"
+    );
+    assert_eq!(error.position().map(|p| (p.line, p.column)), Some((1, 1)));
+}
+
+#[test]
+fn brackets_nested_ten_thousand_deep_are_refused_where_they_pass_the_limit() {
+    for (open, close) in [("(", ")"), ("[", "]")] {
+        let text = format!("a = {}%x41{}\n", open.repeat(10_000), close.repeat(10_000));
+        let error = Derivation::new(&text, "a").expect_err("too deep");
+        assert!(error.to_string().contains("nest deeper than"), "{error}");
+        // The bracket that opens level MAX_DEPTH + 1, after `a = `.
+        assert_eq!(
+            error.position().map(|p| (p.line, p.column)),
+            Some((1, 5 + MAX_DEPTH))
+        );
+    }
+}
+
+#[test]
+fn a_chain_of_forty_thousand_rules_is_refused_at_the_first_rule_past_the_limit() {
+    let rules = 40_000;
+    let mut text = String::new();
+    for i in 0..rules - 1 {
+        text.push_str(&format!("r{i} = r{}\n", i + 1));
+    }
+    text.push_str(&format!("r{} = %x41\n", rules - 1));
+    let error = Derivation::new(&text, "r0").expect_err("too deep");
+    // The last rule nests 1 level, each rule before it one more.
+    let first_too_deep = rules - 1 - MAX_DEPTH;
+    assert!(
+        matches!(error.kind(), ErrorKind::TooDeep { rule, .. } if *rule == format!("r{first_too_deep}")),
+        "{error}"
+    );
+    assert_eq!(
+        error.position().map(|p| p.line),
+        Some(first_too_deep + 1)
+    );
 }

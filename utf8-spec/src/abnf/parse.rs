@@ -4,6 +4,7 @@ use super::lines::{self, Segment};
 use super::{Element, Rule};
 use crate::ByteRange;
 use crate::error::{Error, ErrorKind, Position};
+use crate::grammar::MAX_DEPTH;
 
 /// Reads ABNF text into its rules, in the order written.
 ///
@@ -245,6 +246,9 @@ fn numeric_or_literal(
 struct Parser<'a> {
     tokens: Vec<Token>,
     next: usize,
+    /// The brackets open around the next token: each is a level of this
+    /// parser's recursion, so their number is bounded.
+    depth: usize,
     chunk: &'a [Segment<'a>],
 }
 
@@ -253,6 +257,7 @@ impl<'a> Parser<'a> {
         Parser {
             tokens,
             next: 0,
+            depth: 0,
             chunk,
         }
     }
@@ -445,13 +450,11 @@ impl<'a> Parser<'a> {
                 position: token.position,
             }),
             TokenKind::OpenParen => {
-                let inner = self.alternation()?;
-                self.close(TokenKind::CloseParen, "`)`", token.position)?;
+                let inner = self.bracketed(TokenKind::CloseParen, "`)`", token.position)?;
                 Ok(Element::Group(Box::new(inner)))
             }
             TokenKind::OpenBracket => {
-                let inner = self.alternation()?;
-                self.close(TokenKind::CloseBracket, "`]`", token.position)?;
+                let inner = self.bracketed(TokenKind::CloseBracket, "`]`", token.position)?;
                 Ok(Element::Optional(Box::new(inner)))
             }
             TokenKind::Range(start, end) => {
@@ -475,12 +478,6 @@ impl<'a> Parser<'a> {
                 text,
                 case_sensitive,
             } => {
-                if text.is_empty() {
-                    return Err(syntax(
-                        "an empty quoted string matches nothing to validate",
-                        token.position,
-                    ));
-                }
                 Ok(Element::Literal {
                     text,
                     case_sensitive,
@@ -500,6 +497,26 @@ impl<'a> Parser<'a> {
                 token.position,
             )),
         }
+    }
+
+    /// What a bracket opened at `open` holds, up to its `close`.
+    fn bracketed(
+        &mut self,
+        close: TokenKind,
+        shown: &str,
+        open: Position,
+    ) -> Result<Element, Error> {
+        if self.depth >= MAX_DEPTH {
+            return Err(syntax(
+                format!("brackets nest deeper than {MAX_DEPTH} levels"),
+                open,
+            ));
+        }
+        self.depth += 1;
+        let inner = self.alternation()?;
+        self.depth -= 1;
+        self.close(close, shown, open)?;
+        Ok(inner)
     }
 
     fn close(&mut self, expected: TokenKind, shown: &str, open: Position) -> Result<(), Error> {
