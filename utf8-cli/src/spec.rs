@@ -37,16 +37,18 @@ impl SpecArgs {
         match (&self.abnf, &self.start) {
             (Some(path), Some(start)) => {
                 let shown = path.display();
-                let text = std::fs::read_to_string(path)
+                let bytes = std::fs::read(path)
                     .map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")))?;
-                Derivation::new(&text, start).map_err(|e| {
-                    let mut message = format!("{shown}: {e}");
-                    if let Some(snippet) = e.snippet() {
-                        message.push('\n');
-                        message.push_str(&snippet);
-                    }
-                    Failure::Spec(message)
-                })
+                utf8_spec::abnf::text(&bytes)
+                    .and_then(|text| Derivation::new(text, start))
+                    .map_err(|e| {
+                        let mut message = format!("{shown}: {e}");
+                        if let Some(snippet) = e.snippet() {
+                            message.push('\n');
+                            message.push_str(&snippet);
+                        }
+                        Failure::Spec(message)
+                    })
             }
             _ => {
                 let name = self.ruleset.as_deref().unwrap_or(DEFAULT_RULESET);

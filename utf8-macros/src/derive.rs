@@ -86,13 +86,14 @@ fn abnf_file(path: &LitStr, start: &LitStr) -> syn::Result<Derived> {
         )
     })?;
     let resolved = PathBuf::from(manifest_dir).join(&written);
-    let text = std::fs::read_to_string(&resolved).map_err(|e| {
+    let bytes = std::fs::read(&resolved).map_err(|e| {
         syn::Error::new(
             path.span(),
             format!("cannot read ABNF file {}: {e}", resolved.display()),
         )
     })?;
-    let derivation = Derivation::new(&text, &start.value())
+    let derivation = utf8_spec::abnf::text(&bytes)
+        .and_then(|text| Derivation::new(text, &start.value()))
         .map_err(|e| abnf_error(&e, Some(&written), path, start))?;
     Ok(Derived {
         derivation,
@@ -150,6 +151,20 @@ mod tests {
             format!(
                 "ABNF file {written}, line 2, column 10: undefined rule `b`\n2 | s = %x41 b\n  |          ^"
             )
+        );
+    }
+
+    #[test]
+    fn a_file_with_a_byte_that_is_not_utf8_is_an_error_at_its_line_and_column() {
+        let path =
+            std::env::temp_dir().join(format!("utf8-macros-{}-latin1.abnf", std::process::id()));
+        std::fs::write(&path, b"; caf\xE9 in Latin-1\ns = \"caf\xE9\"\n").unwrap();
+        let written = path.to_string_lossy().into_owned();
+        let error = abnf_file(&lit(&written), &lit("s")).err().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            error.to_string().lines().next(),
+            Some(format!("ABNF file {written}, line 1, column 6: byte E9 is not UTF-8; ABNF is text, and names a byte as %xE9").as_str())
         );
     }
 }

@@ -9,9 +9,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
+use crate::ByteRange;
 use crate::byte_range::runs;
 use crate::error::{Error, ErrorKind};
-use crate::nfa::{Nfa, NfaStateId};
+use crate::nfa::{Closures, Nfa, NfaStateId};
 
 /// A DFA state's index.
 pub type StateId = u32;
@@ -38,21 +39,26 @@ impl Dfa {
         };
         let mut ids: HashMap<Vec<NfaStateId>, StateId> = HashMap::new();
         let mut queue = VecDeque::new();
-        let start = nfa.epsilon_closure(&[nfa.start()]);
+        let mut closures = Closures::new(nfa);
+        let start = closures.of(nfa, &[nfa.start()]);
         dfa.intern(start, nfa, &mut ids, &mut queue)?;
         while let Some(id) = queue.pop_front() {
-            let mut targets: Vec<Vec<NfaStateId>> = vec![Vec::new(); 256];
-            for &state in &dfa.nfa_sets[id as usize] {
-                for &(range, target) in &nfa.states()[state as usize].transitions {
-                    for byte in range.bytes() {
-                        targets[byte as usize].push(target);
-                    }
-                }
-            }
+            let moves: Vec<(ByteRange, NfaStateId)> = dfa.nfa_sets[id as usize]
+                .iter()
+                .flat_map(|&state| nfa.states()[state as usize].transitions.iter().copied())
+                .collect();
             let mut row = [0; 256];
-            for (byte, target) in targets.into_iter().enumerate() {
-                let closed = nfa.epsilon_closure(&target);
-                row[byte] = dfa.intern(closed, nfa, &mut ids, &mut queue)?;
+            // Bytes between two ends of ranges move alike: one closure each
+            // such segment, not one a byte.
+            for segment in segments(&moves) {
+                let targets: Vec<NfaStateId> = moves
+                    .iter()
+                    .filter(|(range, _)| range.contains(segment.start()))
+                    .map(|&(_, target)| target)
+                    .collect();
+                let closed = closures.of(nfa, &targets);
+                let target = dfa.intern(closed, nfa, &mut ids, &mut queue)?;
+                row[segment.start() as usize..=segment.end() as usize].fill(target);
             }
             dfa.next[id as usize] = row;
         }
@@ -131,6 +137,28 @@ impl Dfa {
     pub fn nfa_states(&self, state: StateId) -> &[NfaStateId] {
         &self.nfa_sets[state as usize]
     }
+}
+
+/// The byte ranges, covering every byte, within which each of `moves`
+/// either holds every byte or none.
+fn segments(moves: &[(ByteRange, NfaStateId)]) -> Vec<ByteRange> {
+    let mut starts_segment = [false; 256];
+    starts_segment[0] = true;
+    for (range, _) in moves {
+        starts_segment[range.start() as usize] = true;
+        if let Some(after) = range.end().checked_add(1) {
+            starts_segment[after as usize] = true;
+        }
+    }
+    let starts: Vec<u8> = (0..=255u8)
+        .filter(|&b| starts_segment[b as usize])
+        .collect();
+    let ends = starts.iter().skip(1).map(|&next| next - 1).chain([255]);
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&start, end)| ByteRange::new(start, end))
+        .collect()
 }
 
 /// One line per state, its row as ranges: `S1: %x80-BF -> S0, rest -> S9`.

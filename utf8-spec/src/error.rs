@@ -97,6 +97,12 @@ pub enum ErrorKind {
         /// which are not scalar values.
         only_surrogates: bool,
     },
+    /// ABNF read from bytes holds one that is not UTF-8: ABNF is text, and
+    /// its terminals name bytes with `%x` rather than hold them.
+    NotUtf8 {
+        /// The first byte that is not part of a UTF-8 character.
+        byte: u8,
+    },
     /// Brackets nest, or rules refer to rules, deeper than the reader
     /// follows: each level is a step of recursion in the parser and in the
     /// NFA's construction, and the limit keeps those within a thread's stack.
@@ -259,6 +265,10 @@ impl fmt::Display for ErrorKind {
                 only_surrogates: true,
             } => f.write_str(
                 "the ranges hold only surrogates (U+D800-DFFF), which are not scalar values, so there is nothing to validate",
+            ),
+            ErrorKind::NotUtf8 { byte } => write!(
+                f,
+                "byte {byte:02X} is not UTF-8; ABNF is text, and names a byte as %x{byte:02X}"
             ),
             ErrorKind::TooDeep { rule, limit } => write!(
                 f,

@@ -94,7 +94,7 @@ impl Derivation {
         let with_source = |e: Error| e.with_source(abnf);
         let nfa = Nfa::new(&grammar, start_rule).map_err(with_source)?;
         let dfa = Dfa::new(&nfa).map_err(with_source)?;
-        let minimal = MinimalDfa::new(&dfa);
+        let minimal = MinimalDfa::within(&dfa, tables::MAX_TABLE_STATES).map_err(with_source)?;
         if !matches_a_nonempty_string(&minimal) {
             let rule = grammar.start_rule(start_rule)?;
             return Err(with_source(Error::at(

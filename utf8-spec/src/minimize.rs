@@ -12,10 +12,11 @@
 //! continuation — comes last. On RFC 3629 this reproduces Onigmo's numbering
 //! S0–S7, with its failure state as 8.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 
 use crate::dfa::{Dfa, StateId, write_rows};
+use crate::error::{Error, ErrorKind};
 
 /// The minimal DFA, with a record of which subset-construction states each
 /// of its states merges.
@@ -30,7 +31,38 @@ pub struct MinimalDfa {
 impl MinimalDfa {
     /// Minimizes `dfa`.
     pub fn new(dfa: &Dfa) -> MinimalDfa {
-        let partitions = refinement(dfa);
+        MinimalDfa::from_refinement(dfa, refinement(dfa))
+    }
+
+    /// Minimizes `dfa` if its minimal automaton has at most `limit` states,
+    /// and refuses it as soon as it cannot: a round of refinement only
+    /// splits blocks, and the last round's blocks are the minimal
+    /// automaton's states, so a round with more than `limit` blocks settles
+    /// it. A long chain of states is refused after `limit` rounds rather
+    /// than minimized in as many rounds as it has states.
+    pub fn within(dfa: &Dfa, limit: usize) -> Result<MinimalDfa, Error> {
+        let too_large = |states: String| {
+            Error::new(ErrorKind::TooLarge {
+                what: format!("the minimal automaton's state count ({states})"),
+                limit,
+            })
+        };
+        let bytes = column_representatives(dfa);
+        let distances = distinct_distances_to_acceptance(dfa, &bytes);
+        if distances > limit {
+            return Err(too_large(format!("at least {distances}")));
+        }
+        let partitions =
+            refine(dfa, &bytes, limit).map_err(|blocks| too_large(format!("at least {blocks}")))?;
+        let minimal = MinimalDfa::from_refinement(dfa, partitions);
+        match minimal.state_count() {
+            // The blocks fit, and a dead state added to them may not.
+            states if states > limit => Err(too_large(states.to_string())),
+            _ => Ok(minimal),
+        }
+    }
+
+    fn from_refinement(dfa: &Dfa, partitions: Vec<Vec<u32>>) -> MinimalDfa {
         let rounds = partitions.len() - 1;
         let block = partitions
             .into_iter()
@@ -169,6 +201,17 @@ impl fmt::Debug for MinimalDfa {
 /// # Ok::<(), utf8_spec::Error>(())
 /// ```
 pub fn refinement(dfa: &Dfa) -> Vec<Vec<u32>> {
+    match refine(dfa, &column_representatives(dfa), usize::MAX) {
+        Ok(partitions) => partitions,
+        Err(_) => unreachable!("no partition has more than usize::MAX blocks"),
+    }
+}
+
+/// [`refinement`], or the block count of the first partition with more
+/// than `limit` blocks. `bytes` holds a byte of each class of bytes that
+/// every state moves alike ([`column_representatives`]): the others would
+/// repeat their entries in every signature.
+fn refine(dfa: &Dfa, bytes: &[u8], limit: usize) -> Result<Vec<Vec<u32>>, usize> {
     let count = dfa.state_count();
     let mut block: Vec<u32> = (0..count)
         .map(|s| u32::from(dfa.is_accepting(s as StateId)))
@@ -177,24 +220,76 @@ pub fn refinement(dfa: &Dfa) -> Vec<Vec<u32>> {
     let mut partitions = vec![block];
     loop {
         let block = partitions.last().expect("the first split");
-        let mut signatures: HashMap<(u32, Vec<u32>), u32> = HashMap::new();
+        // A state's signature: its block, then its successors' blocks.
+        let width = 1 + bytes.len();
+        let mut signature_of = Vec::with_capacity(count * width);
+        for (state, &own) in block.iter().enumerate() {
+            let row = dfa.row(state as StateId);
+            signature_of.push(own);
+            signature_of.extend(bytes.iter().map(|&byte| block[row[byte as usize] as usize]));
+        }
+        let mut signatures: HashMap<&[u32], u32> = HashMap::with_capacity(count);
         let mut refined = vec![0u32; count];
-        for state in 0..count {
-            let row: Vec<u32> = dfa
-                .row(state as StateId)
-                .iter()
-                .map(|&t| block[t as usize])
-                .collect();
+        for (state, signature) in signature_of.chunks_exact(width).enumerate() {
             let next_id = signatures.len() as u32;
-            refined[state] = *signatures.entry((block[state], row)).or_insert(next_id);
+            refined[state] = *signatures.entry(signature).or_insert(next_id);
         }
         let refined_count = renumber_by_first_appearance(&mut refined);
+        if refined_count > limit {
+            return Err(refined_count);
+        }
         let stable = refined_count == block_count(block);
         partitions.push(refined);
         if stable {
-            return partitions;
+            return Ok(partitions);
         }
     }
+}
+
+/// The smallest byte of each class of bytes whose columns in `dfa` are
+/// equal: bytes that lead every state to the same state.
+fn column_representatives(dfa: &Dfa) -> Vec<u8> {
+    let mut seen: HashSet<Vec<StateId>> = HashSet::new();
+    (0..=255u8)
+        .filter(|&byte| {
+            let column = (0..dfa.state_count())
+                .map(|state| dfa.next(state as StateId, byte))
+                .collect();
+            seen.insert(column)
+        })
+        .collect()
+}
+
+/// How many different lengths the shortest accepted continuation has from
+/// the states of `dfa` (no continuation counted as one more length): a
+/// lower bound of the minimal automaton's state count, since equivalent
+/// states accept the same continuations. A chain of `n` states has `n`
+/// lengths, found in one pass rather than `n` rounds of refinement.
+fn distinct_distances_to_acceptance(dfa: &Dfa, bytes: &[u8]) -> usize {
+    let count = dfa.state_count();
+    let mut predecessors: Vec<Vec<StateId>> = vec![Vec::new(); count];
+    for state in 0..count {
+        let row = dfa.row(state as StateId);
+        for &byte in bytes {
+            predecessors[row[byte as usize] as usize].push(state as StateId);
+        }
+    }
+    let mut distance: Vec<Option<usize>> = (0..count)
+        .map(|s| dfa.is_accepting(s as StateId).then_some(0))
+        .collect();
+    let mut queue: VecDeque<StateId> = (0..count as StateId)
+        .filter(|&s| dfa.is_accepting(s))
+        .collect();
+    while let Some(state) = queue.pop_front() {
+        let next = distance[state as usize].map(|d| d + 1);
+        for &before in &predecessors[state as usize] {
+            if distance[before as usize].is_none() {
+                distance[before as usize] = next;
+                queue.push_back(before);
+            }
+        }
+    }
+    distance.into_iter().collect::<HashSet<_>>().len()
 }
 
 /// The number of blocks of a partition from [`refinement`].

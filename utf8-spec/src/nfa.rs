@@ -73,15 +73,52 @@ impl Nfa {
 
     /// The ε-closure of `set`, sorted and without duplicates.
     pub fn epsilon_closure(&self, set: &[NfaStateId]) -> Vec<NfaStateId> {
-        let mut seen = vec![false; self.states.len()];
-        let mut stack: Vec<NfaStateId> = set.to_vec();
+        Closures::new(self).of(self, set)
+    }
+}
+
+/// ε-closures of one NFA, one after another, without clearing a mark per
+/// NFA state for each: the subset construction takes thousands of closures
+/// of small sets in an NFA of up to [`MAX_NFA_STATES`] states.
+pub(crate) struct Closures {
+    /// The closure in which each state was last reached.
+    seen_in: Vec<u32>,
+    /// The closure being taken; 0 is no closure, so `seen_in` starts clear.
+    current: u32,
+    stack: Vec<NfaStateId>,
+}
+
+impl Closures {
+    pub(crate) fn new(nfa: &Nfa) -> Closures {
+        Closures {
+            seen_in: vec![0; nfa.states.len()],
+            current: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The ε-closure of `set` in `nfa` (the NFA `self` was made for),
+    /// sorted and without duplicates.
+    pub(crate) fn of(&mut self, nfa: &Nfa, set: &[NfaStateId]) -> Vec<NfaStateId> {
+        self.current = match self.current.checked_add(1) {
+            Some(next) => next,
+            None => {
+                self.seen_in.fill(0);
+                1
+            }
+        };
+        self.stack.clear();
+        self.stack.extend_from_slice(set);
         let mut out = Vec::new();
-        while let Some(state) = stack.pop() {
-            if std::mem::replace(&mut seen[state as usize], true) {
+        while let Some(state) = self.stack.pop() {
+            let seen_in = &mut self.seen_in[state as usize];
+            if *seen_in == self.current {
                 continue;
             }
+            *seen_in = self.current;
             out.push(state);
-            stack.extend(self.states[state as usize].epsilon.iter().copied());
+            self.stack
+                .extend(nfa.states[state as usize].epsilon.iter().copied());
         }
         out.sort_unstable();
         out

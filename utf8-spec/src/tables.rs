@@ -29,7 +29,7 @@ impl Tables {
         let state_count = dfa.state_count();
         if state_count > MAX_TABLE_STATES {
             return Err(Error::new(ErrorKind::TooLarge {
-                what: format!("the minimal automaton's {state_count} states"),
+                what: format!("the minimal automaton's state count ({state_count})"),
                 limit: MAX_TABLE_STATES,
             }));
         }

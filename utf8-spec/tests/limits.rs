@@ -145,7 +145,11 @@ fn tables_of_255_and_256_byte_classes_keep_every_class() {
 /// more around `r1` in the first rule, which nests `256 + extra - 1` levels
 /// (two a rule, one for the last rule's range, one for `r0`'s second bracket).
 fn nested_through_rules(extra: usize) -> String {
-    let mut text = format!("r0 = {}r1{}\n", "( ".repeat(1 + extra), " )".repeat(1 + extra));
+    let mut text = format!(
+        "r0 = {}r1{}\n",
+        "( ".repeat(1 + extra),
+        " )".repeat(1 + extra)
+    );
     for i in 1..127 {
         text.push_str(&format!("r{i} = ( r{} )\n", i + 1));
     }
@@ -200,8 +204,43 @@ fn a_chain_of_forty_thousand_rules_is_refused_at_the_first_rule_past_the_limit()
         matches!(error.kind(), ErrorKind::TooDeep { rule, .. } if *rule == format!("r{first_too_deep}")),
         "{error}"
     );
+    assert_eq!(error.position().map(|p| p.line), Some(first_too_deep + 1));
+}
+
+/// What a refusal for size says it found: the state count or its bound.
+fn too_large(text: &str) -> String {
+    match Derivation::new(text, "a").expect_err("too large").kind() {
+        ErrorKind::TooLarge { what, limit } => {
+            assert_eq!(*limit, MAX_TABLE_STATES);
+            what.clone()
+        }
+        other => panic!("refused for another reason: {other}"),
+    }
+}
+
+#[test]
+fn a_long_chain_is_refused_by_a_bound_taken_before_minimizing() {
+    // One length of the shortest word to acceptance a state: 4001 of them,
+    // and the dead state, without 4000 rounds of refinement.
     assert_eq!(
-        error.position().map(|p| p.line),
-        Some(first_too_deep + 1)
+        too_large(&chain(4000)),
+        "the minimal automaton's state count (at least 4002)"
     );
+}
+
+#[test]
+fn refinement_refuses_what_the_bound_cannot_tell_at_the_first_round_past_the_limit() {
+    // The last nine bytes read: 512 states, none more than nine bytes from
+    // acceptance, so the bound says little; refinement's rounds split the
+    // blocks until a round has more than 256, which ends it.
+    let what = too_large("a = *( %x41 / %x42 ) %x41 8( %x41 / %x42 )\n");
+    assert_eq!(what, "the minimal automaton's state count (at least 512)");
+}
+
+#[test]
+fn an_empty_quoted_string_matches_the_empty_string() {
+    let derivation = Derivation::new("a = \"x\" / \"\"\n", "a").expect("RFC 5234 allows it");
+    assert!(derivation.tables().accepts(b""));
+    assert!(derivation.tables().accepts(b"x"));
+    assert!(!derivation.tables().accepts(b"xx"));
 }

@@ -23,9 +23,32 @@ mod parse;
 
 use core::fmt;
 
-use crate::{ByteRange, Position};
+use crate::{ByteRange, Error, ErrorKind, Position};
 
 pub use parse::parse;
+
+/// ABNF text from the bytes of a file, or an error at the first byte that
+/// is not UTF-8, with its line and column as every other error of the text
+/// has them.
+///
+/// ```
+/// let error = utf8_spec::abnf::text(b"a = %x41\nb = \"\xFF\"\n").unwrap_err();
+/// assert_eq!(error.to_string(), "line 2, column 6: byte FF is not UTF-8; ABNF is text, and names a byte as %xFF");
+/// ```
+pub fn text(bytes: &[u8]) -> Result<&str, Error> {
+    core::str::from_utf8(bytes).map_err(|e| {
+        let before = core::str::from_utf8(&bytes[..e.valid_up_to()])
+            .expect("the bytes up to valid_up_to are UTF-8");
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        let position = Position {
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        };
+        let byte = bytes[e.valid_up_to()];
+        Error::at(ErrorKind::NotUtf8 { byte }, position)
+            .with_source(&String::from_utf8_lossy(bytes))
+    })
+}
 
 /// One rule definition as written: `name = elements` or `name =/ elements`.
 #[derive(Clone, Debug, PartialEq, Eq)]

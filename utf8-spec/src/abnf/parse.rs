@@ -477,12 +477,10 @@ impl<'a> Parser<'a> {
             TokenKind::Literal {
                 text,
                 case_sensitive,
-            } => {
-                Ok(Element::Literal {
-                    text,
-                    case_sensitive,
-                })
-            }
+            } => Ok(Element::Literal {
+                text,
+                case_sensitive,
+            }),
             TokenKind::Slash => Err(syntax("expected an element before `/`", token.position)),
             TokenKind::CloseParen | TokenKind::CloseBracket => Err(syntax(
                 "expected an element, found a closing bracket",
