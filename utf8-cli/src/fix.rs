@@ -64,13 +64,8 @@ impl WithRuleset for FixInput<'_> {
 
 fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let source = Source::from_arg(&args.path);
-    if let (Some(output), Source::File(input)) = (&args.output, &source)
-        && same_file(input, output)
-    {
-        return Err(Failure::Usage(format!(
-            "refusing to write over the input {}; use --in-place to replace it",
-            input.display()
-        )));
+    if let Some(output) = &args.output {
+        refuse_writing_over_the_input(&source, output)?;
     }
     let in_place = match (&source, args.in_place) {
         (Source::Stdin, true) => {
@@ -219,14 +214,52 @@ fn replace_file(
     Ok(())
 }
 
+/// Refuses an output that is the input (by any path or link, or as the file
+/// standard input was redirected from): the output is emptied when it is
+/// created, before the input is read. Only a regular file is emptied so:
+/// reading a terminal and writing to it is no harm.
+fn refuse_writing_over_the_input(source: &Source, output: &Path) -> Result<(), Failure> {
+    let refusal = match source {
+        Source::File(input) if same_file(input, output) => format!(
+            "refusing to write over the input {}; use --in-place to replace it",
+            input.display()
+        ),
+        Source::Stdin if is_standard_input(output) => format!(
+            "refusing to write over {0}, which is also standard input; use --in-place {0} to replace it",
+            output.display()
+        ),
+        _ => return Ok(()),
+    };
+    Err(Failure::Usage(refusal))
+}
+
 /// Whether `output` names the file `input` names, through any path or link.
 #[cfg(unix)]
 fn same_file(input: &Path, output: &Path) -> bool {
+    std::fs::metadata(input).is_ok_and(|input| is_regular_file(&input, output))
+}
+
+/// Whether `output` names the regular file that standard input reads.
+#[cfg(unix)]
+fn is_standard_input(output: &Path) -> bool {
+    use std::os::fd::AsFd as _;
+    // A duplicate of the descriptor, to ask for its metadata through a
+    // `File` without taking standard input's own descriptor away.
+    let Ok(stdin) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    File::from(stdin)
+        .metadata()
+        .is_ok_and(|input| is_regular_file(&input, output))
+}
+
+/// Whether `output` names the regular file whose metadata is `input`.
+#[cfg(unix)]
+fn is_regular_file(input: &std::fs::Metadata, output: &Path) -> bool {
     use std::os::unix::fs::MetadataExt as _;
-    match (std::fs::metadata(input), std::fs::metadata(output)) {
-        (Ok(input), Ok(output)) => (input.dev(), input.ino()) == (output.dev(), output.ino()),
-        _ => false,
-    }
+    std::fs::metadata(output).is_ok_and(|output| {
+        input.is_file() && (input.dev(), input.ino()) == (output.dev(), output.ino())
+    })
 }
 
 /// Whether `output` names the file `input` names, through any path.
@@ -236,4 +269,10 @@ fn same_file(input: &Path, output: &Path) -> bool {
         (Ok(input), Ok(output)) => input == output,
         _ => false,
     }
+}
+
+/// Standard input is not compared with the output off Unix.
+#[cfg(not(unix))]
+fn is_standard_input(_: &Path) -> bool {
+    false
 }

@@ -274,3 +274,33 @@ fn in_place_on_a_symbolic_link_fixes_its_target_and_keeps_the_link() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn the_output_is_never_the_file_standard_input_reads() {
+    let dir = scratch();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["fix", "-", "-o", arg(&input)])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .expect("the utf8 binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "utf8: refusing to write over {0}, which is also standard input; use --in-place {0} to replace it\n",
+            arg(&input)
+        )
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), b"caf\xE9\n");
+    // Another file on standard input is fixed into it.
+    let other = write(dir.path(), "other.txt", b"na\xEFve\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["fix", "-", "-o", arg(&input)])
+        .stdin(std::fs::File::open(&other).unwrap())
+        .output()
+        .expect("the utf8 binary runs");
+    succeeded(output);
+    assert_eq!(std::fs::read(&input).unwrap(), "na\u{FFFD}ve\n".as_bytes());
+}
