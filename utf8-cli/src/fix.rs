@@ -73,7 +73,10 @@ fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
                 "--in-place needs a file, not standard input".to_owned(),
             ));
         }
-        (Source::File(path), true) => Some(path),
+        (Source::File(path), true) => {
+            refuse_what_is_not_a_regular_file(path)?;
+            Some(path)
+        }
         (_, false) => None,
     };
     let mut buffer = Buffer::for_inputs();
@@ -231,6 +234,21 @@ fn refuse_writing_over_the_input(source: &Source, output: &Path) -> Result<(), F
         _ => return Ok(()),
     };
     Err(Failure::Usage(refusal))
+}
+
+/// Refuses to replace anything but a regular file, as `sed -i` does: a FIFO
+/// or a device would be read once to look for errors and then again,
+/// waiting for a writer or taking other bytes, and renaming a file over it
+/// would replace the device or FIFO itself rather than what it holds.
+fn refuse_what_is_not_a_regular_file(path: &Path) -> Result<(), Failure> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() => Err(Failure::Usage(format!(
+            "cannot edit {}: not a regular file",
+            path.display()
+        ))),
+        // A file that cannot be looked at is reported when it is opened.
+        _ => Ok(()),
+    }
 }
 
 /// Whether `output` names the file `input` names, through any path or link.
