@@ -184,37 +184,79 @@ fn write_failure(halt: Halt<std::io::Error>, to: &str) -> Failure {
 /// Replaces the file at `path` with what `write` writes, never leaving it
 /// half-written: the new contents go to a temporary file in the same
 /// directory (so that the rename stays on one file system), which then takes
-/// the input's permissions and is renamed over it.
+/// the input's owner, group and permissions and is renamed over it.
 ///
 /// A symbolic link is followed to the file it names: renamed over the link
 /// itself, the temporary file would turn the link into a regular file and
 /// leave its target, the file the user meant, unfixed.
+///
+/// Each message names the file the user asked to replace and the step that
+/// failed, never the temporary file, whose name the user never gave.
 fn replace_file(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&File>) -> Result<(), Halt<std::io::Error>>,
 ) -> Result<(), Failure> {
-    let cannot =
-        |e: std::io::Error| Failure::Usage(format!("cannot replace {}: {e}", path.display()));
-    let target = std::fs::canonicalize(path).map_err(cannot)?;
+    let cannot = |step: &str, e: std::io::Error| {
+        Failure::Usage(format!("cannot replace {}: {step}{e}", path.display()))
+    };
+    let target = std::fs::canonicalize(path).map_err(|e| cannot("", e))?;
     let directory = target.parent().unwrap_or(Path::new("/"));
+    let in_directory = |what: &str| {
+        format!(
+            "cannot {what} a temporary file in {}: ",
+            directory.display()
+        )
+    };
     // Dropped on any error below, the temporary file is deleted.
-    let temporary = tempfile::NamedTempFile::new_in(directory).map_err(cannot)?;
+    let temporary = temporary_file_in(directory).map_err(|e| cannot(&in_directory("create"), e))?;
     {
         let mut out = BufWriter::new(temporary.as_file());
         write(&mut out)
             .and_then(|()| out.flush().map_err(Halt::Sink))
             .map_err(|halt| match halt {
                 Halt::Read(message) => Failure::Usage(message),
-                Halt::Sink(e) => cannot(e),
+                Halt::Sink(e) => cannot(&in_directory("write"), e),
             })?;
     }
-    let permissions = std::fs::metadata(&target).map_err(cannot)?.permissions();
+    let metadata = std::fs::metadata(&target).map_err(|e| cannot("", e))?;
+    // Owner and group first: a change of owner clears the set-user-ID and
+    // set-group-ID bits, which the permissions then set again.
+    #[cfg(unix)]
+    keep_owner(temporary.as_file(), &metadata);
     temporary
         .as_file()
-        .set_permissions(permissions)
-        .map_err(cannot)?;
-    temporary.persist(&target).map_err(|e| cannot(e.error))?;
+        .set_permissions(metadata.permissions())
+        .map_err(|e| cannot("cannot give the new contents the file's permissions: ", e))?;
+    temporary
+        .persist(&target)
+        .map_err(|e| cannot("cannot rename the new contents over it: ", e.error))?;
     Ok(())
+}
+
+/// A new file in `directory`, deleted when dropped. Its error is the
+/// system's alone: `tempfile`'s own constructors add the temporary file's
+/// name, which means nothing to the user.
+fn temporary_file_in(directory: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new().make_in(directory, |path| {
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(path)
+    })
+}
+
+/// Gives `file` the owner and group of the file it replaces, as GNU `sed -i`
+/// does: both where the user may (root may), else the group alone (the
+/// user's own file, of a group the user is in), else neither, and the
+/// replacement is then the user's, as any file the user writes. Refusing
+/// instead would leave a user unable to fix a file they may rewrite.
+#[cfg(unix)]
+fn keep_owner(file: &File, of: &std::fs::Metadata) {
+    use std::os::unix::fs::{MetadataExt as _, fchown};
+    if fchown(file, Some(of.uid()), Some(of.gid())).is_err() {
+        let _ = fchown(file, None, Some(of.gid()));
+    }
 }
 
 /// Refuses an output that is the input (by any path or link, or as the file
