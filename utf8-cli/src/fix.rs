@@ -18,7 +18,10 @@ Exit status:
   0  the output was written (whether or not anything needed replacing), or its
      reader stopped reading early (`| head`), which ends the command quietly
   2  usage error, unknown ruleset, an input that cannot be read, an output that
-     cannot be written, or -o naming the input without --in-place";
+     cannot be written, or a request that would lose the input: -o naming it,
+     by its path or as the file standard input reads (creating the output
+     would empty it before it is read), or --in-place on standard input or on
+     what is not a regular file (a FIFO, a device: `sed -i` refuses them too)";
 
 /// U+FFFD REPLACEMENT CHARACTER, which every built-in ruleset accepts.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
@@ -27,7 +30,8 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 pub struct Args {
     #[command(flatten)]
     ruleset: RulesetArg,
-    /// Write here instead of standard output (never the input itself: see --in-place)
+    /// Write here instead of standard output: never the input itself, named by
+    /// its path or redirected to standard input (see --in-place)
     #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
     output: Option<PathBuf>,
     /// Delete each invalid part instead of replacing it with U+FFFD. Under
@@ -37,8 +41,11 @@ pub struct Args {
     #[arg(long)]
     drop: bool,
     /// Replace the input file: write a temporary file beside it, then rename
-    /// it over the input (a valid input is left untouched). A symbolic link
-    /// stays a link: the file it points to is replaced
+    /// it over the input (a valid input is left untouched). Only a regular
+    /// file is replaced. It keeps its permissions, and its owner and group
+    /// where the user may give them (root may), else its group where the user
+    /// is in it, else it becomes the user's, as with `sed -i`. A symbolic
+    /// link stays a link: the file it points to is replaced
     #[arg(long)]
     in_place: bool,
     /// The file to fix; `-` reads standard input

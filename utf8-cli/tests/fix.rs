@@ -232,7 +232,11 @@ fn conflicting_or_impossible_requests_exit_2() {
 fn help_documents_the_exit_codes() {
     let help = String::from_utf8(succeeded(utf8(&["fix", "--help"]))).unwrap();
     assert!(
-        help.contains("Exit status:") && help.contains("-o naming the input"),
+        help.contains("Exit status:")
+            && help.contains("-o naming it")
+            && help.contains("as the file standard input reads")
+            && help.contains("--in-place on standard input or on\n     what is not a regular file")
+            && help.contains("its owner and group"),
         "{help}"
     );
 }
