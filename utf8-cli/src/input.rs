@@ -161,9 +161,9 @@ impl Snapshot {
 /// kernel's (in /proc or /sys) has none; it may hold fewer bytes than its
 /// size says, which a map would read as zeros after a SIGBUS and report as
 /// a truncation, and may be a device's memory (a PCI BAR's `resource`
-/// file), which a map would read and a read refuses. A sparse file of holes
-/// alone has none either, and is read: the zeros are as quickly read as
-/// mapped.
+/// file), which a map would read from the device itself. A sparse file of
+/// holes alone has none either, and is read rather than mapped: that costs
+/// it speed, not its answer.
 fn has_blocks(metadata: &Metadata) -> bool {
     #[cfg(unix)]
     {
