@@ -72,10 +72,10 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
         }
         'utf8;fix' {
             [CompletionResult]::new('--ruleset', '--ruleset', [CompletionResultType]::ParameterName, 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here instead of standard output (never the input itself: see --in-place)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here instead of standard output (never the input itself: see --in-place)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here instead of standard output: never the input itself, named by its path or redirected to standard input (see --in-place)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here instead of standard output: never the input itself, named by its path or redirected to standard input (see --in-place)')
             [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there')
-            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). A symbolic link stays a link: the file it points to is replaced')
+            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). Only a regular file is replaced. It keeps its permissions, and its owner and group where the user may give them (root may), else its group where the user is in it, else it becomes the user''s, as with `sed -i`. A symbolic link stays a link: the file it points to is replaced')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -145,7 +145,7 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         Entry::Input { source, .. } => Some(source),
         Entry::Unreadable(_) => None,
     });
-    let total_bytes = sources.clone().filter_map(Source::size_hint).sum();
+    let total_bytes = known_total(sources.clone());
     let mut report = Report {
         format: args.format,
         ruleset: &args.ruleset.ruleset,
@@ -174,9 +174,10 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
             &mut buffer,
             &mut report,
             &mut tally,
-        );
+        )
+        .and_then(|len| report.file_done(len).map_err(Halt::Sink));
         match checked {
-            Ok(len) => report.progress.file_done(len),
+            Ok(()) => {}
             Err(Halt::Read(message)) => {
                 report.note(&message);
                 tally.unreadable = true;
@@ -194,6 +195,13 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         Ok(()) | Err(Stop::ReaderGone) => Ok(tally.exit_code()),
         Err(Stop::Failure(failure)) => Err(failure),
     }
+}
+
+/// The inputs' total size, if each input's is known before reading:
+/// standard input's is not, and its bytes counted against the others' total
+/// would pass it.
+fn known_total<'s>(sources: impl Iterator<Item = &'s Source>) -> Option<u64> {
+    sources.map(Source::size_hint).sum()
 }
 
 /// Checks one input and prints what `args` ask for: its errors, or its
@@ -357,14 +365,13 @@ impl<R: Ruleset, W: Write> Sink for CheckFile<'_, '_, R, W> {
     }
 
     fn buffer_done(&mut self, read: u64) -> Result<(), Stop> {
-        self.report.progress.at(read);
         // The reports go out as the errors are found, not when the output's
         // buffer fills: the next buffer of a slow input (a pipe) may be long
         // in coming.
         if std::mem::take(&mut self.unflushed) {
             self.report.flush()?;
         }
-        Ok(())
+        self.report.progress_at(read)
     }
 }
 
@@ -448,6 +455,24 @@ impl<W: Write> Report<'_, W> {
     fn flush(&mut self) -> Result<(), Stop> {
         self.out.flush().map_err(Stop::from)
     }
+
+    /// Draws the progress line, `done` bytes into the current input, if it
+    /// is due, after the reports so far: standard output may be the
+    /// terminal the line is on, and a report written after the line would
+    /// go on at its end.
+    fn progress_at(&mut self, done: u64) -> Result<(), Stop> {
+        if self.progress.due() {
+            self.flush()?;
+            self.progress.at(done);
+        }
+        Ok(())
+    }
+
+    /// The current input, `len` bytes long, is done.
+    fn file_done(&mut self, len: u64) -> Result<(), Stop> {
+        self.progress.file_done(len);
+        self.progress_at(0)
+    }
 }
 
 /// Why checking stops before the last input.
@@ -476,7 +501,9 @@ impl From<std::io::Error> for Stop {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::tests::Screen;
     use crate::samples::{self, Memory};
+    use utf8_core::Rfc3629;
 
     /// What `check` prints for `bytes` read `fresh` bytes at a time.
     fn report_of<R: Ruleset>(
@@ -492,7 +519,7 @@ mod tests {
             // Derived once per ruleset, not for each of the thousands of runs.
             explainer: Some(explainer.clone()),
             out: Vec::new(),
-            progress: Progress::new(1, 0),
+            progress: Progress::new(1, Some(0)),
         };
         let mut input = Memory {
             rest: bytes,
@@ -534,6 +561,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_report_line_goes_on_the_progress_line() {
+        let screen = Screen::default();
+        let bytes = b"ab\xFFcd\xFFef\xFFgh\xFFij\xFFkl\xFF";
+        let mut report = Report {
+            format: OutputFormat::Human,
+            ruleset: Rfc3629::NAME,
+            explainer: None,
+            // Standard output, buffered, on the terminal the line is on.
+            out: BufWriter::new(screen.clone()),
+            progress: Progress::on_screen(&screen, 1, Some(bytes.len() as u64)),
+        };
+        let mut input = Memory {
+            rest: bytes,
+            early_end: false,
+        };
+        let (found, checked) = check_input::<Rfc3629, _>(
+            &Name::of(&Source::File("sample".into())),
+            &mut input,
+            &mut Buffer::new(4),
+            true,
+            &mut report,
+        );
+        assert!(found && checked.is_ok());
+        assert!(report.file_done(bytes.len() as u64).is_ok());
+        drop(report);
+        let shown = String::from_utf8(screen.0.take()).expect("UTF-8");
+        assert_eq!(shown.matches("sample:1:").count(), 6, "{shown:?}");
+        assert!(shown.contains("checked 1/1 files"), "{shown:?}");
+        // Each drawing of the line starts with the clearing sequence: what
+        // follows a line up to the next clearing is on that line.
+        for drawn in shown.split("\r\x1b[2K") {
+            assert!(
+                !drawn.starts_with("checked ") || !drawn.contains('\n'),
+                "a report on the progress line: {drawn:?} in {shown:?}"
+            );
+        }
+        assert!(
+            shown.ends_with("\r\x1b[2K"),
+            "the line is cleared at the end"
+        );
+    }
+
+    #[test]
+    fn standard_input_among_the_inputs_leaves_the_total_unknown() {
+        let file = tempfile::NamedTempFile::new().expect("a temporary file");
+        std::fs::write(file.path(), b"53 bytes").expect("written");
+        let file = Source::File(file.path().to_owned());
+        assert_eq!(known_total([&file, &file].into_iter()), Some(16));
+        assert_eq!(known_total([&file, &Source::Stdin].into_iter()), None);
     }
 
     #[test]

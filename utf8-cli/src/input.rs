@@ -2,12 +2,15 @@
 //! `-`, a buffer at a time, or for `utf8 check` a large regular file through
 //! a memory map ([`crate::mapped`]).
 //!
-//! A file that changes while it is read is reported as such: fewer bytes
-//! than its size when it was opened, a size or modification time at the end
-//! of the read that differs from the one at its start, or (mapped) a page
-//! that a truncation took away. A file that shrinks just ends early when it
-//! is read; under a map, the pages it lost read as zeros (see
-//! [`crate::mapped`] for how a SIGBUS is kept from ending the command).
+//! A file that changes while it is read is reported as such: a size or
+//! modification time at the end of the read that differs from the one at its
+//! start, or (mapped) a page that a truncation took away. A file that shrinks
+//! just ends early when it is read; under a map, the pages it lost read as
+//! zeros (see [`crate::mapped`] for how a SIGBUS is kept from ending the
+//! command). Fewer bytes than the size it had when it was opened are no
+//! change by themselves: a file of the kernel's in /sys says 4096 bytes and
+//! holds a few, and is read as `cat` reads it. Such files, with no blocks
+//! of their own, are never mapped.
 //!
 //! A regular file is read at positions (on Unix): each core reads a chunk
 //! of the buffer and summarizes it while the bytes are in its cache, so
@@ -72,6 +75,7 @@ impl Source {
                 name: self.name(),
                 reader: Reader::Stdin(std::io::stdin()),
                 at_open: None,
+                has_blocks: false,
                 read: 0,
                 map_at_least: None,
             }),
@@ -85,6 +89,7 @@ impl Source {
                 Ok(Input {
                     name: self.name(),
                     at_open: metadata.is_file().then(|| Snapshot::of(&metadata)),
+                    has_blocks: has_blocks(&metadata),
                     reader: Reader::File(file),
                     read: 0,
                     map_at_least: None,
@@ -100,6 +105,8 @@ pub struct Input {
     reader: Reader,
     /// A regular file's size and modification time when it was opened.
     at_open: Option<Snapshot>,
+    /// Whether the file has blocks of its own (see [`has_blocks`]).
+    has_blocks: bool,
     /// The bytes read so far.
     read: u64,
     /// The size from which a regular file is mapped rather than read, if
@@ -125,6 +132,48 @@ impl Snapshot {
             len: metadata.len(),
             modified: metadata.modified().ok(),
         }
+    }
+
+    /// Whether a regular file that was `self` when it was opened, read to
+    /// its end in `read` bytes, and `at_end` then, changed meanwhile: the
+    /// error says how.
+    ///
+    /// A file in /proc or /sys may say 0 bytes and hold more, or (sysfs)
+    /// 4096 and hold fewer: the bytes read tell a change only where the size
+    /// or modification time changed too. A truncation changes both.
+    fn unchanged(self, read: u64, at_end: Snapshot) -> Result<(), String> {
+        if at_end == self {
+            Ok(())
+        } else if read < self.len {
+            Err(format!("{} bytes expected, {read} read", self.len))
+        } else if at_end.len != self.len {
+            Err(format!(
+                "{} bytes at the start, {} at the end",
+                self.len, at_end.len
+            ))
+        } else {
+            Err("modified during the read".to_owned())
+        }
+    }
+}
+
+/// Whether a file has blocks of its own on its file system. A file of the
+/// kernel's (in /proc or /sys) has none; it may hold fewer bytes than its
+/// size says, which a map would read as zeros after a SIGBUS and report as
+/// a truncation, and may be a device's memory (a PCI BAR's `resource`
+/// file), which a map would read from the device itself. A sparse file of
+/// holes alone has none either, and is read rather than mapped: that costs
+/// it speed, not its answer.
+fn has_blocks(metadata: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        metadata.blocks() > 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        true
     }
 }
 
@@ -157,30 +206,12 @@ impl Input {
         let (Some(at_open), Reader::File(file)) = (self.at_open, &self.reader) else {
             return Ok(());
         };
-        let changed =
-            |detail: String| format!("{} changed while it was read ({detail})", self.name);
-        // A file in /proc or /sys may say 0 bytes and hold more: only
-        // fewer bytes than the size at the start mean a change by themselves.
-        if self.read < at_open.len {
-            return Err(changed(format!(
-                "{} bytes expected, {} read",
-                at_open.len, self.read
-            )));
-        }
         let now = file
             .metadata()
             .map_err(|e| format!("cannot read {}: {e}", self.name))?;
-        let at_end = Snapshot::of(&now);
-        if at_end.len != at_open.len {
-            Err(changed(format!(
-                "{} bytes at the start, {} at the end",
-                at_open.len, at_end.len
-            )))
-        } else if at_end != at_open {
-            Err(changed("modified during the read".to_owned()))
-        } else {
-            Ok(())
-        }
+        at_open
+            .unchanged(self.read, Snapshot::of(&now))
+            .map_err(|detail| format!("{} changed while it was read ({detail})", self.name))
     }
 }
 
@@ -291,7 +322,7 @@ impl Fill for Input {
         else {
             return None;
         };
-        if self.read > 0 || at_open.len < at_least {
+        if self.read > 0 || at_open.len < at_least || !self.has_blocks {
             return None;
         }
         let len = usize::try_from(at_open.len).ok()?;
@@ -422,6 +453,62 @@ mod tests {
             .expect("a file is read at positions")
             .expect_err("the file changed");
         assert!(error.contains("changed while it was read"), "{error}");
+    }
+
+    #[test]
+    fn a_file_read_short_of_its_size_changed_only_if_its_size_or_time_did() {
+        let at_open = Snapshot {
+            len: 4096,
+            modified: Some(SystemTime::UNIX_EPOCH),
+        };
+        // A sysfs file: 4096 bytes said, 4 held, before and after.
+        assert_eq!(at_open.unchanged(4, at_open), Ok(()));
+        let truncated = Snapshot {
+            len: 1000,
+            ..at_open
+        };
+        assert_eq!(
+            at_open.unchanged(1000, truncated),
+            Err("4096 bytes expected, 1000 read".to_owned())
+        );
+        let rewritten = Snapshot {
+            modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1)),
+            ..at_open
+        };
+        assert_eq!(
+            at_open.unchanged(4, rewritten),
+            Err("4096 bytes expected, 4 read".to_owned())
+        );
+        assert_eq!(
+            at_open.unchanged(4096, rewritten),
+            Err("modified during the read".to_owned())
+        );
+        let grown = Snapshot {
+            len: 8192,
+            ..at_open
+        };
+        assert_eq!(
+            at_open.unchanged(4096, grown),
+            Err("4096 bytes at the start, 8192 at the end".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_file_without_blocks_of_its_own_is_read_not_mapped() {
+        let (holes, _) = opened(b"");
+        holes.as_file().set_len(2 << 20).expect("a sparse file");
+        let mut input = Source::File(holes.path().to_owned())
+            .open()
+            .expect("opened")
+            .mapped_from(0);
+        assert!(input.map_whole().is_none(), "a file of holes alone");
+        if cfg!(target_os = "linux") {
+            let (_file, input) = opened(&[b'a'; 8192]);
+            assert!(
+                input.mapped_from(0).map_whole().is_some(),
+                "a file with blocks is mapped where maps are"
+            );
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A one-line progress report on standard error, for runs long enough to
 //! want one, and only when standard error is a terminal.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::{IsTerminal as _, Write};
 use std::time::{Duration, Instant};
 
 /// A run that ends sooner than this never shows the line, so quick checks
@@ -11,20 +11,45 @@ const SHOW_AFTER: Duration = Duration::from_millis(300);
 const REDRAW_EVERY: Duration = Duration::from_millis(100);
 
 pub struct Progress {
-    enabled: bool,
+    /// Where the line is drawn: standard error when it is a terminal.
+    terminal: Option<Box<dyn Write>>,
+    show_after: Duration,
+    redraw_every: Duration,
     started: Instant,
     last_drawn: Option<Instant>,
     file_count: usize,
     files_done: usize,
-    /// The sizes of the regular files among the inputs, known before reading.
-    total_bytes: u64,
+    /// The inputs' total size, when every input's size is known before
+    /// reading (none is for standard input, a pipe or a FIFO).
+    total_bytes: Option<u64>,
     bytes_before_this_file: u64,
 }
 
 impl Progress {
-    pub fn new(file_count: usize, total_bytes: u64) -> Progress {
+    pub fn new(file_count: usize, total_bytes: Option<u64>) -> Progress {
+        let terminal = std::io::stderr()
+            .is_terminal()
+            .then(|| Box::new(std::io::stderr()) as Box<dyn Write>);
+        Progress::on(
+            terminal,
+            [SHOW_AFTER, REDRAW_EVERY],
+            file_count,
+            total_bytes,
+        )
+    }
+
+    /// A line drawn on `terminal`, if any, from `show_after` on, at most
+    /// once every `redraw_every`.
+    fn on(
+        terminal: Option<Box<dyn Write>>,
+        [show_after, redraw_every]: [Duration; 2],
+        file_count: usize,
+        total_bytes: Option<u64>,
+    ) -> Progress {
         Progress {
-            enabled: std::io::stderr().is_terminal(),
+            terminal,
+            show_after,
+            redraw_every,
             started: Instant::now(),
             last_drawn: None,
             file_count,
@@ -34,53 +59,54 @@ impl Progress {
         }
     }
 
-    /// `done` bytes of the current file are checked.
-    pub fn at(&mut self, done: u64) {
-        if !self.enabled {
-            return;
+    /// Whether [`at`](Progress::at) would draw the line now: the caller
+    /// first puts out what it holds for the same terminal (standard output
+    /// may be it), so that nothing is written after the line, on it.
+    pub fn due(&self) -> bool {
+        if self.terminal.is_none() {
+            return false;
         }
         let now = Instant::now();
-        let due = match self.last_drawn {
-            None => now.duration_since(self.started) >= SHOW_AFTER,
-            Some(drawn) => now.duration_since(drawn) >= REDRAW_EVERY,
-        };
-        if due {
-            self.draw(self.bytes_before_this_file + done);
-            self.last_drawn = Some(now);
+        match self.last_drawn {
+            None => now.duration_since(self.started) >= self.show_after,
+            Some(drawn) => now.duration_since(drawn) >= self.redraw_every,
         }
     }
 
-    /// The current file, `len` bytes long, is done.
+    /// `done` bytes of the current file are checked: the line is drawn if
+    /// it is [`due`](Progress::due).
+    pub fn at(&mut self, done: u64) {
+        if !self.due() {
+            return;
+        }
+        let line = line(
+            self.files_done,
+            self.file_count,
+            self.bytes_before_this_file + done,
+            self.total_bytes,
+        );
+        if let Some(terminal) = &mut self.terminal {
+            let _ = write!(terminal, "\r\x1b[2K{line}").and_then(|()| terminal.flush());
+        }
+        self.last_drawn = Some(Instant::now());
+    }
+
+    /// The current file, `len` bytes long, is done; the line shows it when
+    /// next drawn.
     pub fn file_done(&mut self, len: u64) {
         self.files_done += 1;
         self.bytes_before_this_file += len;
-        self.at(0);
     }
 
     /// Clears the line, if one is shown, so that other output starts on a clean line.
     pub fn clear(&mut self) {
-        if self.last_drawn.take().is_some() {
-            eprint!("\r\x1b[2K");
+        if self.last_drawn.take().is_some()
+            && let Some(terminal) = &mut self.terminal
+        {
+            let _ = terminal
+                .write_all(b"\r\x1b[2K")
+                .and_then(|()| terminal.flush());
         }
-    }
-
-    fn draw(&self, done: u64) {
-        // The report lines on standard output must be on screen before the
-        // progress line is drawn below them.
-        let _ = std::io::stdout().flush();
-        let mut line = format!(
-            "checked {}/{} files, {}",
-            self.files_done,
-            self.file_count,
-            human_bytes(done)
-        );
-        if let Some(percent) = (done.min(self.total_bytes) * 100).checked_div(self.total_bytes) {
-            line.push_str(&format!(
-                " of {} ({percent}%)",
-                human_bytes(self.total_bytes)
-            ));
-        }
-        eprint!("\r\x1b[2K{line}");
     }
 }
 
@@ -88,6 +114,22 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.clear();
     }
+}
+
+/// The progress line's text: `done` bytes checked, and of how many where
+/// the total is known and not yet passed (a file that grows, or one in /proc
+/// that says 0 bytes, can pass it).
+fn line(files_done: usize, file_count: usize, done: u64, total: Option<u64>) -> String {
+    let mut line = format!(
+        "checked {files_done}/{file_count} files, {}",
+        human_bytes(done)
+    );
+    if let Some(total) = total.filter(|&total| done <= total)
+        && let Some(percent) = (done * 100).checked_div(total)
+    {
+        line.push_str(&format!(" of {} ({percent}%)", human_bytes(total)));
+    }
+    line
 }
 
 fn human_bytes(bytes: u64) -> String {
@@ -105,13 +147,55 @@ fn human_bytes(bytes: u64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::human_bytes;
+pub mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// What was written to it, shared by its clones: one terminal that
+    /// standard output and the progress line both write to.
+    #[derive(Clone, Default)]
+    pub struct Screen(pub Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Screen {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Progress {
+        /// A line drawn on `screen` at every chance.
+        pub fn on_screen(screen: &Screen, file_count: usize, total: Option<u64>) -> Progress {
+            let terminal = Box::new(screen.clone());
+            Progress::on(Some(terminal), [Duration::ZERO; 2], file_count, total)
+        }
+    }
 
     #[test]
     fn sizes_read_in_binary_units() {
         assert_eq!(human_bytes(512), "512 B");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn the_line_never_says_more_bytes_than_the_total() {
+        assert_eq!(
+            line(0, 2, 6, Some(53)),
+            "checked 0/2 files, 6 B of 53 B (11%)"
+        );
+        assert_eq!(
+            line(1, 2, 53, Some(53)),
+            "checked 1/2 files, 53 B of 53 B (100%)"
+        );
+        // Standard input's bytes among them, or a file that grew.
+        assert_eq!(line(1, 2, 61, Some(53)), "checked 1/2 files, 61 B");
+        assert_eq!(line(0, 2, 61, None), "checked 0/2 files, 61 B");
+        assert_eq!(line(0, 1, 0, Some(0)), "checked 0/1 files, 0 B");
     }
 }

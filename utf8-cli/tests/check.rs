@@ -621,3 +621,30 @@ fn a_path_that_is_not_utf8_is_named_by_its_bytes_in_json_and_as_is_by_l() {
     );
     assert_eq!(json_lines(&output)[0]["path"], bytes);
 }
+
+#[test]
+fn a_sysfs_file_that_holds_fewer_bytes_than_its_size_says_is_checked_as_cat_reads_it() {
+    // sysfs says 4096 bytes for each of these and holds a line.
+    let files = [
+        "/sys/devices/system/cpu/online",
+        "/sys/kernel/mm/transparent_hugepage/enabled",
+    ];
+    let Some(file) = files.into_iter().find(|file| std::fs::read(file).is_ok()) else {
+        eprintln!("skipped: none of {files:?} can be read here");
+        return;
+    };
+    let said = std::fs::metadata(file).unwrap().len();
+    let held = std::fs::read(file).unwrap().len() as u64;
+    if held >= said {
+        eprintln!("skipped: {file} holds the {said} bytes it says");
+        return;
+    }
+    for extra in [&[][..], &["--no-mmap"]] {
+        let output = utf8(&[&["check", file][..], extra].concat());
+        assert_eq!(
+            (output.status.code(), text(&output.stderr)),
+            (Some(0), String::new()),
+            "{file} {extra:?}"
+        );
+    }
+}

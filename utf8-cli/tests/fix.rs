@@ -232,7 +232,11 @@ fn conflicting_or_impossible_requests_exit_2() {
 fn help_documents_the_exit_codes() {
     let help = String::from_utf8(succeeded(utf8(&["fix", "--help"]))).unwrap();
     assert!(
-        help.contains("Exit status:") && help.contains("-o naming the input"),
+        help.contains("Exit status:")
+            && help.contains("-o naming it")
+            && help.contains("as the file standard input reads")
+            && help.contains("--in-place on standard input or on\n     what is not a regular file")
+            && help.contains("its owner and group"),
         "{help}"
     );
 }
@@ -273,4 +277,188 @@ fn in_place_on_a_symbolic_link_fixes_its_target_and_keeps_the_link() {
             "no temporary file left in {directory}"
         );
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_output_is_never_the_file_standard_input_reads() {
+    let dir = scratch();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["fix", "-", "-o", arg(&input)])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .expect("the utf8 binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "utf8: refusing to write over {0}, which is also standard input; use --in-place {0} to replace it\n",
+            arg(&input)
+        )
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), b"caf\xE9\n");
+    // Another file on standard input is fixed into it.
+    let other = write(dir.path(), "other.txt", b"na\xEFve\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["fix", "-", "-o", arg(&input)])
+        .stdin(std::fs::File::open(&other).unwrap())
+        .output()
+        .expect("the utf8 binary runs");
+    succeeded(output);
+    assert_eq!(std::fs::read(&input).unwrap(), "na\u{FFFD}ve\n".as_bytes());
+}
+
+/// Runs `utf8 ARGS` for at most ten seconds: a command that would wait
+/// forever is killed, and the test fails instead of hanging.
+fn utf8_within_ten_seconds(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("the child is there").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().expect("kill the waiting command");
+            child.wait().expect("the killed command ends");
+            panic!("utf8 {args:?} was still running after ten seconds");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("the utf8 binary ends")
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_refuses_a_fifo_at_once() {
+    let dir = scratch();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let output = utf8_within_ten_seconds(&["fix", "--in-place", arg(&fifo)]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("utf8: cannot edit {}: not a regular file\n", arg(&fifo))
+    );
+    let metadata = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&metadata.file_type()),
+        "the FIFO is still a FIFO"
+    );
+}
+
+/// Whether the tests run as root: the owner of a file this process makes.
+#[cfg(unix)]
+fn running_as_root() -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let probe = tempfile::tempfile().expect("a temporary file");
+    probe.metadata().expect("its metadata").uid() == 0
+}
+
+/// `nobody` and `nogroup` on Linux distributions.
+#[cfg(unix)]
+const NOBODY: u32 = 65534;
+
+#[cfg(unix)]
+#[test]
+fn in_place_as_root_keeps_the_owner_group_and_permissions() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    if !running_as_root() {
+        eprintln!("skipped: only root can give a file to another user");
+        return;
+    }
+    let dir = scratch();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9\n");
+    std::os::unix::fs::chown(&input, Some(NOBODY), Some(NOBODY)).unwrap();
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o640)).unwrap();
+    succeeded(utf8(&["fix", "--in-place", arg(&input)]));
+    assert_eq!(std::fs::read(&input).unwrap(), "caf\u{FFFD}\n".as_bytes());
+    let metadata = std::fs::metadata(&input).unwrap();
+    assert_eq!((metadata.uid(), metadata.gid()), (NOBODY, NOBODY));
+    assert_eq!(metadata.permissions().mode() & 0o7777, 0o640);
+}
+
+/// `utf8` to be run by `nobody`, with `groups` as its supplementary groups,
+/// through `setpriv`: where the tests run as root and `setpriv` is there.
+#[cfg(unix)]
+fn utf8_as_nobody(groups: &str) -> Option<Command> {
+    let setpriv = Command::new("setpriv").arg("--version").output();
+    if !running_as_root() || !setpriv.is_ok_and(|output| output.status.success()) {
+        return None;
+    }
+    let id = NOBODY.to_string();
+    let mut command = Command::new("setpriv");
+    command
+        .args(["--reuid", &id, "--regid", &id, "--groups", groups, "--"])
+        .arg(env!("CARGO_BIN_EXE_utf8"));
+    Some(command)
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_by_another_user_keeps_the_group_the_user_is_in() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let Some(mut as_nobody) = utf8_as_nobody("100") else {
+        eprintln!("skipped: needs root and setpriv to run the command as another user");
+        return;
+    };
+    let dir = scratch();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9\n");
+    // Root's file, of group 100, which the command's user is in: the user
+    // may replace it (the directory lets them) and give it its group, but
+    // not root as its owner.
+    std::os::unix::fs::chown(&input, Some(0), Some(100)).unwrap();
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o664)).unwrap();
+    let output = as_nobody
+        .args(["fix", "--in-place", arg(&input)])
+        .output()
+        .expect("the utf8 binary runs");
+    succeeded(output);
+    assert_eq!(std::fs::read(&input).unwrap(), "caf\u{FFFD}\n".as_bytes());
+    let metadata = std::fs::metadata(&input).unwrap();
+    assert_eq!((metadata.uid(), metadata.gid()), (NOBODY, 100));
+    assert_eq!(metadata.permissions().mode() & 0o7777, 0o664);
+}
+
+#[cfg(unix)]
+#[test]
+fn in_place_in_a_directory_the_user_cannot_write_says_so_in_plain_words() {
+    use std::os::unix::fs::PermissionsExt as _;
+    // Root writes in any directory: the command runs as nobody then.
+    let mut command = if running_as_root() {
+        let Some(as_nobody) = utf8_as_nobody(&NOBODY.to_string()) else {
+            eprintln!("skipped: needs setpriv to run the command as another user than root");
+            return;
+        };
+        as_nobody
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_utf8"))
+    };
+    let dir = scratch();
+    let input = write(dir.path(), "notes.txt", b"caf\xE9\n");
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    let output = command
+        .args(["fix", "--in-place", arg(&input)])
+        .output()
+        .expect("the utf8 binary runs");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "utf8: cannot replace {}: cannot create a temporary file in {}: Permission denied (os error 13)\n",
+            arg(&input),
+            std::fs::canonicalize(dir.path()).unwrap().display()
+        )
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), b"caf\xE9\n");
 }
