@@ -309,28 +309,6 @@ fn the_output_is_never_the_file_standard_input_reads() {
     assert_eq!(std::fs::read(&input).unwrap(), "na\u{FFFD}ve\n".as_bytes());
 }
 
-/// Runs `utf8 ARGS` for at most ten seconds: a command that would wait
-/// forever is killed, and the test fails instead of hanging.
-fn utf8_within_ten_seconds(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the utf8 binary runs");
-    let started = std::time::Instant::now();
-    while child.try_wait().expect("the child is there").is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(10) {
-            child.kill().expect("kill the waiting command");
-            child.wait().expect("the killed command ends");
-            panic!("utf8 {args:?} was still running after ten seconds");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.wait_with_output().expect("the utf8 binary ends")
-}
-
 #[cfg(unix)]
 #[test]
 fn in_place_refuses_a_fifo_at_once() {
@@ -341,7 +319,7 @@ fn in_place_refuses_a_fifo_at_once() {
         .status()
         .expect("mkfifo runs");
     assert!(made.success(), "mkfifo {}", fifo.display());
-    let output = utf8_within_ten_seconds(&["fix", "--in-place", arg(&fifo)]);
+    let output = common::utf8_within_ten_seconds(&["fix", "--in-place", arg(&fifo)]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),

@@ -299,12 +299,18 @@ pub fn block_count(partition: &[u32]) -> usize {
 
 /// Renames block ids to 0, 1, 2, ... in order of first appearance; returns the count.
 fn renumber_by_first_appearance(block: &mut [u32]) -> usize {
-    let mut names: HashMap<u32, u32> = HashMap::new();
+    // Block ids are small (below the state count, or 0 and 1): a table
+    // maps them faster than a hash map.
+    let ids = block.iter().max().map_or(0, |&last| last as usize + 1);
+    let mut names: Vec<Option<u32>> = vec![None; ids];
+    let mut count = 0;
     for b in block.iter_mut() {
-        let next = names.len() as u32;
-        *b = *names.entry(*b).or_insert(next);
+        *b = *names[*b as usize].get_or_insert_with(|| {
+            count += 1;
+            count - 1
+        });
     }
-    names.len()
+    count as usize
 }
 
 #[cfg(test)]

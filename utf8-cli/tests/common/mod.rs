@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
@@ -22,4 +24,44 @@ pub fn write(directory: &Path, name: &str, contents: &[u8]) -> PathBuf {
 
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
+}
+
+/// Runs `utf8 ARGS` for at most ten seconds: a command that would wait
+/// forever, or work for minutes, is killed, and the test fails instead of
+/// hanging. Its output is read as it comes, so that a command that writes
+/// more than a pipe holds is not mistaken for one that waits.
+pub fn utf8_within_ten_seconds(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the utf8 binary runs");
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).expect("read the output");
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child is there") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().expect("kill the waiting command");
+            child.wait().expect("the killed command ends");
+            panic!("utf8 {args:?} was still running after ten seconds");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    }
 }

@@ -1,6 +1,8 @@
 //! Names for the states of the minimal automaton, computed from its
 //! transitions: what a state has seen and what it still allows.
 
+use std::collections::HashMap;
+
 use crate::byte_range::runs;
 use crate::walk::shortest_paths;
 use crate::{ByteRange, Tables};
@@ -38,6 +40,11 @@ pub enum StateRole {
 
 /// The role of every state of `tables`, indexed by state.
 pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
+    roles_on_paths(tables, &shortest_paths(tables))
+}
+
+/// [`state_roles`], the shortest input to each state given.
+fn roles_on_paths(tables: &Tables, paths: &[Option<Vec<ByteRange>>]) -> Vec<StateRole> {
     let dead = tables.dead();
     // What a state allows is one set of bytes, wherever they lead: adjacent
     // runs into different states print as one range.
@@ -57,7 +64,6 @@ pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
         allowed
     };
     let countdowns = countdowns(tables);
-    let paths = shortest_paths(tables);
     tables
         .states()
         .map(|state| {
@@ -87,29 +93,58 @@ pub fn state_roles(tables: &Tables) -> Vec<StateRole> {
 /// state: `start: between characters`, `error`, `2 tails left (80–BF)`,
 /// `after E0: A0–BF`.
 pub fn state_names(tables: &Tables) -> Vec<String> {
-    let roles = state_roles(tables);
     let paths = shortest_paths(tables);
+    let roles = roles_on_paths(tables, &paths);
     let mut names: Vec<String> = roles.iter().map(role_name).collect();
     // Two countdowns of one length and range can differ in where they end;
     // their shortest inputs tell them apart, and the state number settles the rest.
+    let mut uses = Uses::of(&names);
     for state in 0..names.len() {
-        if names.iter().filter(|n| **n == names[state]).count() > 1 {
+        if uses.repeated(&names[state]) {
             let colliding: Vec<usize> = (0..names.len())
                 .filter(|&other| names[other] == names[state])
                 .collect();
             for other in colliding {
                 if let Some(path) = &paths[other] {
-                    names[other] = format!("{} via {}", names[other], path_text(path));
+                    let renamed = format!("{} via {}", names[other], path_text(path));
+                    uses.rename(&mut names[other], renamed);
                 }
             }
         }
     }
-    for state in 0..names.len() {
-        if names.iter().filter(|n| **n == names[state]).count() > 1 {
-            names[state] = format!("{} #{state}", names[state]);
+    for (state, name) in names.iter_mut().enumerate() {
+        if uses.repeated(name) {
+            let renamed = format!("{name} #{state}");
+            uses.rename(name, renamed);
         }
     }
     names
+}
+
+/// How many states bear each name: kept as names change, so that finding
+/// the repeated ones takes a look-up a state rather than a pass over all.
+struct Uses(HashMap<String, usize>);
+
+impl Uses {
+    fn of(names: &[String]) -> Uses {
+        let mut uses = HashMap::new();
+        for name in names {
+            *uses.entry(name.clone()).or_default() += 1;
+        }
+        Uses(uses)
+    }
+
+    fn repeated(&self, name: &str) -> bool {
+        self.0.get(name).is_some_and(|&n| n > 1)
+    }
+
+    fn rename(&mut self, name: &mut String, renamed: String) {
+        if let Some(n) = self.0.get_mut(name.as_str()) {
+            *n -= 1;
+        }
+        *self.0.entry(renamed.clone()).or_default() += 1;
+        *name = renamed;
+    }
 }
 
 fn role_name(role: &StateRole) -> String {
@@ -224,19 +259,25 @@ fn countdowns(tables: &Tables) -> Vec<Option<(usize, Vec<ByteRange>)>> {
             .all(|&(_, t)| t == target)
             .then(|| (target, live.iter().map(|&(r, _)| r).collect()))
     };
+    // Taken once: a pass below may resolve one state only (a chain whose
+    // states are numbered against its direction), and a row costs 256 steps.
+    let single_targets: Vec<Option<(u8, Vec<ByteRange>)>> = tables
+        .states()
+        .map(|state| {
+            let counts_down =
+                state != dead && state != tables.start() && !tables.accepting()[state as usize];
+            counts_down.then(|| single_target(state)).flatten()
+        })
+        .collect();
     let mut result: Vec<Option<(usize, Vec<ByteRange>)>> = vec![None; state_count];
     // Each pass extends the chains by one; a chain is at most as long as the automaton.
     for _ in 0..state_count {
         let mut changed = false;
         for state in tables.states() {
-            if result[state as usize].is_some()
-                || state == dead
-                || state == tables.start()
-                || tables.accepting()[state as usize]
-            {
+            if result[state as usize].is_some() {
                 continue;
             }
-            let Some((target, tail)) = single_target(state) else {
+            let Some((target, tail)) = single_targets[state as usize].clone() else {
                 continue;
             };
             let found = if tables.accepting()[target as usize] {
