@@ -39,7 +39,7 @@ Exit status:
   0  success
   1  check: an input is not valid
   2  usage error, unknown ruleset, or a file that cannot be read or written
-  3  the spec does not derive (bad ABNF, unknown start rule, empty language); the message gives the file, line and column";
+  3  the spec does not derive (bad ABNF, a file that is not UTF-8, unknown start rule, empty language, nesting deeper than 256 levels, more than 256 states); the message gives the file, line and column";
 
 #[derive(Parser)]
 #[command(
