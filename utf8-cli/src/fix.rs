@@ -303,7 +303,7 @@ fn refuse_what_is_not_a_regular_file(path: &Path) -> Result<(), Failure> {
 /// Whether `output` names the file `input` names, through any path or link.
 #[cfg(unix)]
 fn same_file(input: &Path, output: &Path) -> bool {
-    std::fs::metadata(input).is_ok_and(|input| is_regular_file(&input, output))
+    std::fs::metadata(input).is_ok_and(|input| is_same_regular_file(&input, output))
 }
 
 /// Whether `output` names the regular file that standard input reads.
@@ -317,12 +317,12 @@ fn is_standard_input(output: &Path) -> bool {
     };
     File::from(stdin)
         .metadata()
-        .is_ok_and(|input| is_regular_file(&input, output))
+        .is_ok_and(|input| is_same_regular_file(&input, output))
 }
 
 /// Whether `output` names the regular file whose metadata is `input`.
 #[cfg(unix)]
-fn is_regular_file(input: &std::fs::Metadata, output: &Path) -> bool {
+fn is_same_regular_file(input: &std::fs::Metadata, output: &Path) -> bool {
     use std::os::unix::fs::MetadataExt as _;
     std::fs::metadata(output).is_ok_and(|output| {
         input.is_file() && (input.dev(), input.ino()) == (output.dev(), output.ino())
