@@ -101,10 +101,10 @@ pub struct Summarized<R: Ruleset> {
 
 /// The bytes one thread reads and then summarizes in a
 /// [`Fill::fill_summarized`]: the unit of parallel validation,
-/// [`PARALLEL_THRESHOLD`]. Smaller chunks, to summarize bytes still in the
-/// L2 cache of the core that read them, were measured and not kept: on this
-/// project's 2-core Zen 4 VM, 256 KiB chunks ran one thread 5-15% slower (a
-/// read costs more than the cache saves) and two no faster.
+/// [`PARALLEL_THRESHOLD`]. A chunk is read and summarized by the same core,
+/// so it must be large enough that a read's fixed cost outweighs the cache
+/// misses of summarizing bytes no longer in L2: smaller chunks were slower
+/// (see `docs/performance.md`, section "The command's chunks and windows").
 pub const FILL_CHUNK: usize = PARALLEL_THRESHOLD;
 
 /// What is done with the input as it is read.
@@ -362,11 +362,12 @@ impl<S: Sink> Sink for HeldBack<'_, '_, S> {
 }
 
 /// How many bytes of a mapped input [`stream`] summarizes at a time: 16 MiB
-/// per core. Nothing is copied, so a window costs no memory; a window of
-/// the read buffer's 1 MiB per core held two cores to three quarters of
-/// their speed on this project's Zen 4 VM (965 MB in the page cache: 10.4
-/// against 13.8 GB/s), each core waiting at every window for the other's
-/// page-table work, whose time varies from chunk to chunk.
+/// per core. Nothing is copied, so a window costs no memory, and it must be
+/// large: the cores meet at the end of every window, each waiting there for
+/// the other's page-table work, whose time varies from chunk to chunk, so
+/// fewer windows mean fewer waits (a window of the read buffer's 1 MiB per
+/// core was measured slower: see `docs/performance.md`, section "The
+/// command's chunks and windows").
 fn mapped_window_len() -> usize {
     #[cfg(debug_assertions)]
     if let Some(len) = crate::hooks::buffer_len() {

@@ -1,10 +1,11 @@
-//! The console examples of the README's section on the `utf8` command, run
-//! as they are written (with trycmd): each `$ utf8 …` line is run, its
-//! standard output and error must be the lines below it, and its exit status
-//! the `? N` line (0 without one).
+//! The console examples of the command's manual (`utf8-cli/README.md`) and
+//! of the repository README's section on the `utf8` command, run as they are
+//! written (with trycmd): each `$ utf8 …` line is run, its standard output
+//! and error must be the lines below it, and its exit status the `? N` line
+//! (0 without one).
 //!
-//! The section alone is run, not the whole README: the other sections are
-//! not about this command. It runs in a scratch directory holding the files
+//! Of the repository README the section alone is run: the other sections are
+//! not about this command. Each runs in a scratch directory holding the files
 //! the examples name, made here rather than checked in because one is named
 //! with a byte that is not UTF-8 and another holds a NUL.
 
@@ -15,6 +16,9 @@ use std::path::Path;
 use common::{scratch, write};
 
 const README: &str = include_str!("../../README.md");
+
+/// The command's manual, the crate's own README.
+const MANUAL: &str = include_str!("../README.md");
 
 /// The section "The `utf8` command", from its heading to the next one.
 fn section() -> &'static str {
@@ -70,9 +74,31 @@ fn the_readme_examples_print_what_the_readme_shows() {
         .run();
 }
 
+#[cfg(unix)]
+#[test]
+fn the_manual_examples_print_what_the_manual_shows() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("manual.md"), MANUAL).unwrap();
+    example_files(&dir.path().join("manual.in"));
+    trycmd::TestCases::new()
+        .register_bin("utf8", Path::new(env!("CARGO_BIN_EXE_utf8")).to_path_buf())
+        .case(dir.path().join("manual.md"))
+        .run();
+}
+
 #[test]
 fn the_section_is_found_and_holds_examples() {
     assert!(section().starts_with("## The `utf8` command\n"));
     assert!(!section()[3..].contains("\n## "));
     assert!(section().contains("```console\n$ utf8 check"));
+}
+
+#[test]
+fn the_manual_holds_examples_of_every_subcommand() {
+    for command in ["check", "fix", "derive"] {
+        assert!(
+            MANUAL.contains(&format!("\n$ utf8 {command} ")),
+            "no example of `utf8 {command}`"
+        );
+    }
 }

@@ -88,9 +88,9 @@ pub struct Utf8Error {
     /// bytes, and an `Ok` passed up through the validation paths' `Result`s
     /// is moved as whole words. With an `Option<u8>`, LLVM moved the seven
     /// bytes after it as two overlapping 4-byte copies, and the load over
-    /// both stores could not be forwarded: a stall of about 5 ns on every
-    /// valid short string (64 bytes of ASCII: 7.5 against 4.3 ns for
-    /// `core::str`, on this project's Zen 4 VM).
+    /// both stores could not be forwarded: a stall on every valid short
+    /// string (see `docs/performance.md`, section "The error type's
+    /// layout"). Keep the struct free of padding.
     pub(crate) error_len: Option<NonZeroUsize>,
     /// A reference, not the two strings, so that the error stays three
     /// words: it is returned by value from every validation path. (Its null
@@ -124,8 +124,8 @@ impl RulesetLabel {
 /// registers, where a `Result<(), Utf8Error>`, three words, comes back
 /// through memory. The caller then moved it on with a 16-byte load over the
 /// callee's two 8-byte stores, which store forwarding cannot serve: a stall
-/// on every error found by the scalar lead (an error at byte 0 of 4 KiB of
-/// ASCII, on this project's Zen 4 VM: see `validate_after_lead`).
+/// on every error found by the scalar lead (see `validate_after_lead`, and
+/// `docs/performance.md`, section "The error type's layout").
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PackedError {
     valid_up_to: usize,

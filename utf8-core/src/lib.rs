@@ -153,8 +153,8 @@ crate::ruleset!(@inherent pub Rfc3629);
 /// A short string checked in one vector costs no branch on its bytes: the
 /// shift DFA's loops exit on the length and its ASCII skip on the bytes, and
 /// on short strings of mixed lengths and scripts, one call each, those
-/// mispredictions cost more than the check (this project's Zen 4 VM: the
-/// corpus's lines under 16 bytes, one call each, 13.8 -> 6.4 ns a call).
+/// mispredictions cost more than the whole vector check (see
+/// `docs/performance.md`, section "Short strings in one vector").
 pub const SIMD_THRESHOLD: usize = 16;
 
 /// Inputs of this length and longer first read a scalar lead (`shift::lead`:
@@ -227,10 +227,10 @@ fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError>
 ///
 /// The lead itself is inlined into the entry point, so that an error it
 /// finds returns without this call's register saves and with no result
-/// passed through memory: an error at byte 0 of 4 KiB of ASCII 6.3 -> 4.9
-/// ns a call on this project's Zen 4 VM (`core::str` 3.5). (At stop 21,
-/// when this call's result came back through memory and stalled the
-/// caller's reload, the same split measured slower.)
+/// passed through memory. The split pays only because this call returns
+/// its error packed in two registers ([`PackedError`]): with a result that
+/// comes back through memory, the caller's reload stalls and the split is
+/// slower (see `docs/performance.md`, section "The scalar lead").
 #[inline(never)]
 fn validate_after_lead<R: Ruleset>(bytes: &[u8], from: usize) -> Result<(), PackedError> {
     let pack = |error: Utf8Error| {

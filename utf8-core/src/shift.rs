@@ -278,11 +278,11 @@ pub(crate) fn short_all_in(bytes: &[u8], floor: u8) -> bool {
 /// sequence boundary all the same, but it must never step past a byte that
 /// is not ASCII.
 ///
-/// On this project's Zen 4 VM (from 4 KiB of ASCII with a Latin-1 `é` at
-/// byte N, a tight loop of calls), 16 bytes a test with the DFA's loop took
-/// 4.9 ns at byte 0, 6.0 at byte 49, 9.7 at 212 and 10.6 at 255; 32 bytes a
-/// test, the sequence's steps written out and every error of `validate`
-/// packed into registers ([`validate_packed`]): 4.6, 5.3, 8.1 and 8.7.
+/// It tests 32 bytes a step and writes the sequence's steps out, and every
+/// error of `validate` comes back packed in registers ([`validate_packed`]):
+/// faster than 16 bytes a test with the DFA's loop at each position of an
+/// error measured in the first 256 bytes (see `docs/performance.md`,
+/// section "The scalar lead").
 ///
 /// Always inlined: it returns a three-word `Result`, which an outlined call
 /// hands back through memory, and the caller's wider reload of it stalls

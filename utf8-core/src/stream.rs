@@ -181,19 +181,13 @@ impl<R: Ruleset> Validator<R> {
     /// blocks, and returns its length: all of `rest` where it is all ASCII.
     /// The vector check would pass them as fast, but a call of it costs its
     /// set-up and its two ends at every piece, which on ASCII is most of
-    /// what a 4 KiB piece costs (this project's Zen 4 VM, 4 KiB pieces:
-    /// `Latin-Lipsum` 0.77 -> 0.90x one-shot validation, 1 MiB of ASCII
-    /// 0.82 -> 0.90x). Called only after a piece that ended in ASCII, and
-    /// after a test that stopped short of a piece's end, only again after
-    /// a wait that doubles with each such miss: a miss costs a call and a
-    /// mispredicted branch for nothing, and text in a Latin script ends
-    /// most pieces in ASCII but has a letter beyond it in most blocks.
-    /// (Tested after every piece that ended in ASCII, the Wikipedia pages
-    /// in French and German took 58 and 64 instructions a piece more under
-    /// cachegrind; with the wait, 28 and 31. Text without runs of ASCII
-    /// pays for the flag: Korean 17 a piece, up to 3% of its time in a
-    /// one-off program, where builds that differ only in code it never runs
-    /// move by as much.)
+    /// what a 4 KiB piece costs. Called only after a piece that ended in
+    /// ASCII, and after a test that stopped short of a piece's end, only
+    /// again after a wait that doubles with each such miss: a miss costs a
+    /// call and a mispredicted branch for nothing, and text in a Latin
+    /// script ends most pieces in ASCII but has a letter beyond it in most
+    /// blocks. Text without runs of ASCII pays only for the flag. The
+    /// figures are in `docs/performance.md`, section "Streaming in pieces".
     fn skip_ascii(&mut self, rest: &[u8]) -> usize {
         if rest.len() < BLOCK || !R::TABLES.vector.ascii_skip {
             return 0;
@@ -307,8 +301,8 @@ const ASCII_MISSES: u8 = 6;
 
 /// Whether `piece` ends in 8 bytes of ASCII, tested as one word without a
 /// branch on the bytes: a test of the next piece's first bytes instead
-/// mispredicted on text without long runs of ASCII (this project's Zen 4
-/// VM, 4 KiB pieces of Korean: 2.5% slower).
+/// mispredicts on text without long runs of ASCII (see
+/// `docs/performance.md`, section "Streaming: the ASCII test").
 fn ends_in_ascii(piece: &[u8]) -> bool {
     piece
         .last_chunk::<8>()
