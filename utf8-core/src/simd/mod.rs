@@ -292,9 +292,8 @@ unsafe fn check_on<R: VectorLanguage>(level: Level, bytes: &[u8]) -> Option<Resu
 /// portable level, a level this build has no code for, or a ruleset without
 /// a vector check or the ASCII skip. The AVX-512 level reads them in AVX2's
 /// vectors: a 64-byte load that crosses a cache line, as every one does at
-/// most of a piece's addresses, costs more than two of 32 bytes (this
-/// project's Zen 4 VM: `Latin-Lipsum` in 4 KiB pieces, one call each, 0.82x
-/// one-shot validation against 1.00x).
+/// most of a piece's addresses, costs more than two of 32 bytes (figures in
+/// docs/performance.md, "Streaming: the ASCII test").
 ///
 /// # Safety
 /// The CPU must support `level`.
@@ -359,10 +358,8 @@ pub(crate) fn check_detected<R: VectorLanguage>(bytes: &[u8]) -> Option<Result<(
     // (Answered on a CPU without a vector level too: the answer is the
     // same.) Not at AVX-512, whose masked loads check a short string with
     // no branch on its bytes: there the test's branch, mispredicted on
-    // strings that are ASCII or not at random, cost more than it saved (the
-    // corpus's lines, this project's Zen 4 VM: 3.8 GB/s with it, 4.75
-    // without; one 64-byte string of ASCII, over and over: 4.7 ns with it,
-    // 6.8 without).
+    // strings that are ASCII or not at random, cost more than it saved
+    // (figures in docs/performance.md, "Short strings in one vector").
     let level = level();
     if R::VECTOR.available && !matches!(level, Level::Avx512) && short_skippable::<R>(bytes) {
         return Some(Ok(()));
