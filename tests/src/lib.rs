@@ -226,6 +226,7 @@ pub fn for_each_string(alphabet: &[u8], len: usize, check: impl Fn(&[u8]) + Sync
 
 /// The suites' proptest settings: `cases` cases, and failures reported in the
 /// test output rather than written into the source tree as regression files.
+#[cfg(feature = "proptest")]
 pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
     proptest::test_runner::Config {
         cases,
@@ -237,6 +238,7 @@ pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
 /// Random edits that turn valid input into nearly valid input: flips,
 /// inserts (of any byte, and of bytes that are never valid UTF-8),
 /// deletions, truncations, and splices of one of `splices`.
+#[cfg(feature = "proptest")]
 pub fn mutation(
     splices: &'static [&'static [u8]],
 ) -> impl proptest::strategy::Strategy<Value = Mutation> {
