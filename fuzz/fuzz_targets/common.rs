@@ -2,17 +2,12 @@
 //! memory that ends where the input ends, and errors as plain numbers.
 
 // Each target includes this module and uses only part of it.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
 
-/// `(valid_up_to, error_len)`, or `Ok`: what every path must agree on.
-pub type Verdict = Result<(), (usize, Option<usize>)>;
-
-pub fn verdict(result: Result<(), utf8_core::Utf8Error>) -> Verdict {
-    result.map_err(|e| (e.valid_up_to(), e.error_len()))
-}
+pub use utf8_tests::oracles::{Verdict, verdict};
 
 /// The vector check works on 64-byte blocks and aligns its main loop to
 /// 64-byte addresses, so where the input starts within a block matters.

@@ -15,25 +15,12 @@ use common::{Verdict, verdict, with_alignment};
 use libfuzzer_sys::fuzz_target;
 use utf8_core::legacy31;
 use utf8_core::paths::{self, Path};
+use utf8_tests::dialect_text::push_generalized;
 
 /// The RFC 2279 encoding of `value` in its shortest form (up to 6 bytes).
 fn encode(value: u32) -> Vec<u8> {
-    let len = match value {
-        0..0x80 => return vec![value as u8],
-        0x80..0x800 => 2,
-        0x800..0x1_0000 => 3,
-        0x1_0000..0x20_0000 => 4,
-        0x20_0000..0x400_0000 => 5,
-        _ => 6,
-    };
-    let mut bytes = vec![0u8; len];
-    let mut rest = value;
-    for byte in bytes[1..].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    // `len` ones, then a zero, then the value's top bits.
-    bytes[0] = (0xFF00u16 >> len) as u8 | rest as u8;
+    let mut bytes = Vec::with_capacity(6);
+    push_generalized(value, &mut bytes);
     bytes
 }
 

@@ -1,8 +1,15 @@
 //! Shared helpers of the test suites: input generators, reference loaders,
-//! and the proptest strategy of [`mutation`]s that turn valid input into
-//! nearly valid input (applied by [`mutate`]).
+//! the verdict every suite compares and its references ([`oracles`]), the
+//! cases of the bounds suites ([`catalogue`]), and the proptest strategy of
+//! [`mutation`]s that turn valid input into nearly valid input (applied by
+//! [`mutate`]).
 
+pub mod catalogue;
 pub mod dialect_text;
+pub mod oracles;
+
+pub use catalogue::Hex;
+pub use oracles::Verdict;
 
 use core::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -76,28 +83,6 @@ pub fn error_parts(error: &utf8_core::Utf8Error) -> (usize, Option<usize>) {
 /// `(valid_up_to, error_len)` of std's error.
 pub fn std_error_parts(error: &core::str::Utf8Error) -> (usize, Option<usize>) {
     (error.valid_up_to(), error.error_len())
-}
-
-/// Bytes as `[C2 A9]`, so that a failing input can be pasted back into a test.
-pub struct Hex<'a>(pub &'a [u8]);
-
-impl fmt::Display for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_char('[')?;
-        for (index, byte) in self.0.iter().enumerate() {
-            if index > 0 {
-                f.write_char(' ')?;
-            }
-            write!(f, "{byte:02X}")?;
-        }
-        f.write_char(']')
-    }
-}
-
-impl fmt::Debug for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
 }
 
 /// A fixed-size text buffer, so that the exhaustive loops can render
@@ -241,6 +226,7 @@ pub fn for_each_string(alphabet: &[u8], len: usize, check: impl Fn(&[u8]) + Sync
 
 /// The suites' proptest settings: `cases` cases, and failures reported in the
 /// test output rather than written into the source tree as regression files.
+#[cfg(feature = "proptest")]
 pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
     proptest::test_runner::Config {
         cases,
@@ -252,6 +238,7 @@ pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
 /// Random edits that turn valid input into nearly valid input: flips,
 /// inserts (of any byte, and of bytes that are never valid UTF-8),
 /// deletions, truncations, and splices of one of `splices`.
+#[cfg(feature = "proptest")]
 pub fn mutation(
     splices: &'static [&'static [u8]],
 ) -> impl proptest::strategy::Strategy<Value = Mutation> {

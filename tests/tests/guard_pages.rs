@@ -1,5 +1,11 @@
 //! Every public entry point on slices that touch a page no one may read.
 //!
+//! The cases and what each entry point is held to on one case are the
+//! bounds catalogue's (`utf8_tests::catalogue`), which
+//! `utf8-core/tests/miri_bounds.rs` runs under Miri on slices that are
+//! allocations of their own; this file places them against guard pages and
+//! sweeps them on the dense grids that only native speed allows.
+//!
 //! Each input is copied into memory from `mmap` between two `PROT_NONE`
 //! pages, so that the slice either starts at the first byte after a guard
 //! page or ends at the last byte before one. Then a read even one byte
@@ -39,7 +45,8 @@
 //!   only the best one.
 //! - The entry points that reach the same code through more layers (each
 //!   dialect's `validate`, the `Validator` fed whole and in pieces,
-//!   `utf8_chunks`, `decode`, `from_utf8_lossy`, `parallel::validate` below
+//!   `utf8_chunks`, `decode`, `from_utf8_lossy`, `from_utf8_owned`,
+//!   `from_utf8_lossy_owned`, `parallel::validate` below
 //!   its threshold, the two `io` adapters) get a coarser grid of lengths:
 //!   0–8, four either side of 64, 128, 256 and 512, every length of 160–224
 //!   (each alignment once), and 300, 332 and 700, with the errors placed as
@@ -60,73 +67,20 @@
 
 use std::cell::Cell;
 use std::fmt::{self, Write as _};
-use std::io::{self, BufRead, Read};
+use std::io;
 use std::sync::Once;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use utf8_core::legacy31::Legacy31;
+use utf8_core::Rfc3629;
 use utf8_core::parallel::{self, PARALLEL_THRESHOLD};
-use utf8_core::paths::{self, Path};
-use utf8_core::{
-    Rfc3629, Ruleset, Utf8Error, ValidatingBufReader, ValidatingReader, Validator, cesu8, legacy31,
-    mutf8, rfc2279, wtf8,
+use utf8_core::paths;
+use utf8_tests::catalogue::{
+    self, Case, Entry, FILLERS, Grid, LONGEST, PathCheck, Placement, Spot, Suite,
 };
-use utf8_tests::{Hex, error_parts, std_error_parts};
-
-/// What validation says: `Ok`, or `(valid_up_to, error_len)`.
-type Verdict = Result<(), (usize, Option<usize>)>;
-
-/// One-shot validation in one ruleset, as a function pointer.
-type Validate = fn(&[u8]) -> Result<(), Utf8Error>;
-
-/// `paths::rfc3629` or `paths::legacy31`.
-type PathFn = fn(Path, &[u8]) -> Option<Result<(), Utf8Error>>;
-
-/// The longest input of the sweeps: eleven blocks, into a third group.
-const LONGEST: usize = 700;
-
-fn verdict(result: Result<(), Utf8Error>) -> Verdict {
-    result.map_err(|error| error_parts(&error))
-}
-
-fn std_verdict(bytes: &[u8]) -> Verdict {
-    core::str::from_utf8(bytes)
-        .map(drop)
-        .map_err(|error| std_error_parts(&error))
-}
-
-/// The verdict of a function that returns the input as a `&str`, which must
-/// be the input itself.
-fn str_verdict(bytes: &[u8], result: Result<&str, Utf8Error>) -> Verdict {
-    let text = result.map_err(|error| error_parts(&error))?;
-    assert_eq!(
-        (text.as_ptr(), text.len()),
-        (bytes.as_ptr(), bytes.len()),
-        "the string is not the input"
-    );
-    Ok(())
-}
+use utf8_tests::oracles::{std_verdict, verdict};
 
 // ---------------------------------------------------------------------------
 // Memory with a guard page on each side.
-
-/// Which edge of the read-write pages a slice is placed against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Edge {
-    Start,
-    End,
-}
-
-const EDGES: [Edge; 2] = [Edge::Start, Edge::End];
-
-impl fmt::Display for Edge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Edge::Start => "starting at a page start",
-            Edge::End => "ending at a page end",
-        })
-    }
-}
 
 /// Read-write pages between two pages that fault on any access.
 struct GuardedPages {
@@ -177,13 +131,15 @@ impl GuardedPages {
         }
     }
 
-    /// `len` bytes against `edge`: the first right after the leading guard
-    /// page, or the last right before the trailing one.
-    fn slice(&mut self, edge: Edge, len: usize) -> &mut [u8] {
+    /// `len` bytes against `edge` ([`Spot::Start`] or [`Spot::End`]): the
+    /// first right after the leading guard page, or the last right before
+    /// the trailing one.
+    fn slice(&mut self, edge: Spot, len: usize) -> &mut [u8] {
         assert!(len <= self.usable, "{len} bytes in {} pages", self.usable);
         let offset = match edge {
-            Edge::Start => self.page,
-            Edge::End => self.page + self.usable - len,
+            Spot::Start => self.page,
+            Spot::End => self.page + self.usable - len,
+            Spot::Alignment(_) => panic!("guard pages place slices at an edge, not an alignment"),
         };
         // SAFETY: `offset .. offset + len` lies within the read-write pages
         // (`page .. page + usable`, as `len <= usable`), which stay mapped
@@ -191,12 +147,20 @@ impl GuardedPages {
         // only reference to them.
         unsafe { std::slice::from_raw_parts_mut(self.mapping.add(offset), len) }
     }
+}
 
-    /// `bytes`, copied against `edge`.
-    fn place(&mut self, edge: Edge, bytes: &[u8]) -> &mut [u8] {
-        let slice = self.slice(edge, bytes.len());
-        slice.copy_from_slice(bytes);
-        slice
+/// A slice that starts at a page start, and one that ends at a page end.
+const EDGES: [Spot; 2] = [Spot::Start, Spot::End];
+
+impl Placement for GuardedPages {
+    fn each(&mut self, spots: &[Spot], bytes: &[u8], check: &mut dyn FnMut(Spot, &mut [u8])) {
+        for &edge in spots {
+            check(edge, self.own_copy(edge, bytes));
+        }
+    }
+
+    fn own(&mut self, edge: Spot, len: usize) -> &mut [u8] {
+        self.slice(edge, len)
     }
 }
 
@@ -214,52 +178,12 @@ impl Drop for GuardedPages {
 // Saying who faulted: a note of the running call on each thread, printed by a
 // SIGSEGV handler, so that a crash names its entry point and input.
 
-/// An input of a sweep.
-#[derive(Clone, Copy, Debug)]
-struct Case {
-    edge: Edge,
-    len: usize,
-    /// The text around the error.
-    text: &'static str,
-    /// What is wrong, and where.
-    error: Option<(&'static str, usize)>,
-}
-
-impl fmt::Display for Case {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} bytes of {} {}", self.len, self.text, self.edge)?;
-        match self.error {
-            Some((kind, at)) => write!(f, ", with {kind} at {at}"),
-            None => f.write_str(", valid"),
-        }
-    }
-}
-
-/// An entry point under test, as a failure names it.
-#[derive(Clone, Copy, Debug)]
-enum Entry {
-    Named(&'static str),
-    Cut(&'static str, usize),
-    Rfc3629(Path),
-    Legacy31(Path),
-}
-
-impl fmt::Display for Entry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Entry::Named(name) => f.write_str(name),
-            Entry::Cut(name, cut) => write!(f, "{name}, pieces of {cut} bytes"),
-            Entry::Rfc3629(path) => write!(f, "paths::rfc3629({path:?})"),
-            Entry::Legacy31(path) => write!(f, "paths::legacy31({path:?})"),
-        }
-    }
-}
-
 /// What this thread is running, for the fault handler.
 #[derive(Clone, Copy)]
 struct Note {
     entry: Entry,
     case: Case,
+    edge: Spot,
     start: usize,
     len: usize,
 }
@@ -273,13 +197,15 @@ thread_local! {
 static SHARED_NOTE: AtomicPtr<Note> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Notes that `entry` is about to run on `case`, whose guarded bytes are
-/// `slice`, and makes sure the handler that reports a fault is installed.
-fn watch(entry: Entry, case: Case, slice: &[u8]) -> Note {
+/// `slice` against `edge`, and makes sure the handler that reports a fault
+/// is installed.
+fn watch(entry: Entry, case: Case, edge: Spot, slice: &[u8]) -> Note {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(install_fault_report);
     let note = Note {
         entry,
         case,
+        edge,
         start: slice.as_ptr() as usize,
         len: slice.len(),
     };
@@ -362,8 +288,8 @@ extern "C" fn report_fault(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut l
             };
             writeln!(
                 message,
-                "guard_pages: {} read {address:#x}, byte {distance} {side} its {}-byte slice: {}",
-                note.entry, note.len, note.case
+                "guard_pages: {} read {address:#x}, byte {distance} {side} its {}-byte slice: {} {}",
+                note.entry, note.len, note.case, note.edge
             )
         }
         None => writeln!(
@@ -376,249 +302,6 @@ extern "C" fn report_fault(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut l
     unsafe {
         libc::write(2, message.bytes.as_ptr().cast(), message.len);
         libc::signal(libc::SIGSEGV, libc::SIG_DFL);
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The inputs.
-
-/// Valid text that fills any length: its units in turn, then ASCII.
-struct Filler {
-    name: &'static str,
-    units: &'static [&'static str],
-}
-
-const FILLERS: [Filler; 2] = [
-    Filler {
-        name: "\"é\" text",
-        units: &["é"],
-    },
-    Filler {
-        name: "mixed text",
-        units: &["€", "ñ", "中", "a", "💖"],
-    },
-];
-
-impl Filler {
-    /// The units in turn, at least `len` bytes of them.
-    fn text(&self, len: usize) -> String {
-        let period = self.units.concat();
-        period.repeat(len / period.len() + 1)
-    }
-}
-
-/// Appends `len` bytes: the longest prefix of whole characters of `text`
-/// that fits, then `a`s.
-fn fill(out: &mut Vec<u8>, text: &str, len: usize) {
-    let mut whole = len.min(text.len());
-    while !text.is_char_boundary(whole) {
-        whole -= 1;
-    }
-    out.extend_from_slice(&text.as_bytes()[..whole]);
-    out.resize(out.len() + len - whole, b'a');
-}
-
-/// A kind of error, in one or more forms.
-struct Kind {
-    name: &'static str,
-    /// The forms, used in turn by position.
-    forms: &'static [&'static [u8]],
-    /// Whether the form must end the input (a sequence cut off by the end).
-    at_end: bool,
-}
-
-const KINDS: [Kind; 7] = [
-    Kind {
-        name: "a stray continuation byte",
-        forms: &[b"\x80", b"\xBF"],
-        at_end: false,
-    },
-    Kind {
-        name: "a sequence cut off in mid-text",
-        forms: &[b"\xC3", b"\xE2\x82", b"\xF0\x9F\x92"],
-        at_end: false,
-    },
-    Kind {
-        name: "an overlong form",
-        forms: &[
-            b"\xC0\x80",
-            b"\xE0\x9F\xBF",
-            b"\xC1\xBF",
-            b"\xF0\x8F\xBF\xBF",
-        ],
-        at_end: false,
-    },
-    Kind {
-        name: "a surrogate",
-        forms: &[b"\xED\xA0\x80", b"\xED\xBF\xBF"],
-        at_end: false,
-    },
-    Kind {
-        name: "a code point above U+10FFFF",
-        forms: &[b"\xF4\x90\x80\x80", b"\xF4\xBF\xBF\xBF"],
-        at_end: false,
-    },
-    Kind {
-        name: "an invalid byte",
-        forms: &[
-            b"\xF5", b"\xF6", b"\xF7", b"\xF8", b"\xF9", b"\xFA", b"\xFB", b"\xFC", b"\xFD",
-            b"\xFE", b"\xFF",
-        ],
-        at_end: false,
-    },
-    Kind {
-        name: "a sequence cut off by the end",
-        forms: &[b"\xC3", b"\xE2\x82", b"\xF0\x9F\x92"],
-        at_end: true,
-    },
-];
-
-/// The inputs of a sweep: lengths, and where in each the errors go.
-struct Grid {
-    fillers: &'static [Filler],
-    lengths: Vec<usize>,
-    positions: fn(usize) -> Vec<usize>,
-}
-
-impl Grid {
-    /// Every length up to [`LONGEST`] and `also`, errors at every block
-    /// boundary.
-    fn dense(also: usize) -> Grid {
-        Grid {
-            fillers: &FILLERS,
-            lengths: (0..=LONGEST).chain([also]).collect(),
-            positions: at_block_boundaries,
-        }
-    }
-
-    /// Lengths at and around each block boundary up to two groups, one of
-    /// each alignment, and the report's; errors at every block boundary and
-    /// in the middle.
-    fn coarse() -> Grid {
-        let mut lengths: Vec<usize> = (0..=8).chain(160..=224).collect();
-        for boundary in [64, 128, 256, 512] {
-            lengths.extend(boundary - 4..=boundary + 4);
-        }
-        lengths.extend([300, 332, LONGEST]);
-        Grid {
-            fillers: &FILLERS,
-            lengths,
-            positions: |len| {
-                let mut positions = at_block_boundaries(len);
-                positions.push(len / 2);
-                positions
-            },
-        }
-    }
-}
-
-/// Bytes 0 and 1, two before to one after each multiple of 64, and the last.
-fn at_block_boundaries(len: usize) -> Vec<usize> {
-    let mut positions = vec![0, 1];
-    for boundary in (64..len).step_by(64) {
-        positions.extend(boundary - 2..=boundary + 1);
-    }
-    positions.push(len.saturating_sub(1));
-    positions
-}
-
-/// Builds `len` bytes of filler `text` with `form` at `at` into `out`.
-fn build(out: &mut Vec<u8>, text: &str, len: usize, error: Option<(&[u8], usize)>) {
-    out.clear();
-    match error {
-        None => fill(out, text, len),
-        Some((form, at)) => {
-            fill(out, text, at);
-            out.extend_from_slice(form);
-            fill(out, text, len - at - form.len());
-        }
-    }
-}
-
-/// Runs `check` on every input of `grid` at both edges of `memory`.
-fn sweep(memory: &mut GuardedPages, grid: &Grid, mut check: impl FnMut(Case, &mut [u8])) {
-    let mut bytes = Vec::new();
-    let mut placed = Vec::new();
-    let longest = grid.lengths.iter().copied().max().unwrap_or(0);
-    for edge in EDGES {
-        for filler in grid.fillers {
-            let text = filler.text(longest);
-            for &len in &grid.lengths {
-                let mut case = Case {
-                    edge,
-                    len,
-                    text: filler.name,
-                    error: None,
-                };
-                build(&mut bytes, &text, len, None);
-                check(case, memory.place(edge, &bytes));
-                for kind in &KINDS {
-                    let positions = if kind.at_end {
-                        vec![len; kind.forms.len()]
-                    } else {
-                        (grid.positions)(len)
-                    };
-                    placed.clear();
-                    for (index, &position) in positions.iter().enumerate() {
-                        let form = kind.forms[(index + position) % kind.forms.len()];
-                        let Some(at) = len.checked_sub(form.len()).map(|last| position.min(last))
-                        else {
-                            continue;
-                        };
-                        if placed.contains(&(at, form)) {
-                            continue;
-                        }
-                        placed.push((at, form));
-                        case.error = Some((kind.name, at));
-                        build(&mut bytes, &text, len, Some((form, at)));
-                        check(case, memory.place(edge, &bytes));
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Fails with the entry point, the case and the bytes unless `got` is `want`.
-#[track_caller]
-fn expect<T: PartialEq + fmt::Debug>(entry: Entry, case: Case, bytes: &[u8], got: T, want: T) {
-    if got != want {
-        panic!(
-            "{entry} on {case}: got {got:?}, want {want:?}\ninput: {}",
-            Hex(bytes)
-        );
-    }
-}
-
-/// The paths of `run` that this CPU runs.
-fn forced_paths(run: PathFn) -> Vec<Path> {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    x86_levels_are_offered_as_detected(run);
-    Path::ALL
-        .into_iter()
-        .filter(|&path| run(path, b"").is_some())
-        .collect()
-}
-
-/// Checks that `run` offers each x86 vector level exactly when the CPU has
-/// its features, so that a level the CPU has cannot go untested unnoticed.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-fn x86_levels_are_offered_as_detected(run: PathFn) {
-    use utf8_core::simd::Level;
-    let levels = [
-        (Level::Sse41, std::is_x86_feature_detected!("sse4.1")),
-        (Level::Avx2, std::is_x86_feature_detected!("avx2")),
-        (
-            Level::Avx512,
-            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw"),
-        ),
-    ];
-    for (level, detected) in levels {
-        assert_eq!(
-            run(Path::Simd(level), b"").is_some(),
-            detected,
-            "{level:?} is offered unlike the CPU's features say"
-        );
     }
 }
 
@@ -646,7 +329,7 @@ fn the_byte_beside_a_guarded_slice_is_in_a_page_that_cannot_be_read() {
     let mut memory = GuardedPages::new(LONGEST);
     let usable = memory.usable;
     for len in [1, 332, usable] {
-        let slice = memory.slice(Edge::Start, len);
+        let slice = memory.slice(Spot::Start, len);
         let start = slice.as_ptr() as usize;
         assert_eq!(
             protection(start - 1),
@@ -654,7 +337,7 @@ fn the_byte_beside_a_guarded_slice_is_in_a_page_that_cannot_be_read() {
             "before {len} bytes at the start"
         );
         assert_eq!(protection(start), "rw-p");
-        let slice = memory.slice(Edge::End, len);
+        let slice = memory.slice(Spot::End, len);
         let end = slice.as_ptr() as usize + len;
         assert_eq!(protection(end), "---p", "after {len} bytes at the end");
         assert_eq!(protection(end - 1), "rw-p");
@@ -662,53 +345,45 @@ fn the_byte_beside_a_guarded_slice_is_in_a_page_that_cannot_be_read() {
 }
 
 // ---------------------------------------------------------------------------
-// The reports.
+// ---------------------------------------------------------------------------
+// The catalogue, against the guard pages.
 
-#[test]
-fn the_reported_332_bytes_that_end_at_a_page_end_are_rejected_without_reading_past_it() {
-    let mut memory = GuardedPages::new(332);
-    let s = memory.slice(Edge::End, 332);
-    s.copy_from_slice(&"é".repeat(166).into_bytes());
-    s[312] = 0x80;
-    s[313] = 0x41;
-    let case = Case {
-        edge: Edge::End,
-        len: 332,
-        text: "\"é\" text",
-        error: Some(("80 41", 312)),
-    };
-    watch(Entry::Named("from_utf8"), case, s);
-    let e = utf8_core::from_utf8(s).unwrap_err();
-    assert_eq!((e.valid_up_to(), e.error_len()), (312, Some(1)));
+/// Every call noted for the fault report; streams cut every so many bytes;
+/// adapters read whole and a hundred bytes at a time.
+const SUITE: Suite = Suite {
+    watch: |entry, case, edge, slice| {
+        watch(entry, case, edge, slice);
+    },
+    cuts: &[1, 7, 64, 100, 128, 200, 333],
+    read_steps: &[usize::MAX, 100],
+};
+
+/// Runs `check` on every input of `grid` at both edges of memory of its
+/// own, with memory for pieces and buffers at the same edge.
+fn sweep(grid: &Grid, mut check: impl FnMut(catalogue::At<'_>, &mut [u8], &mut GuardedPages)) {
+    let longest = grid.lengths.iter().copied().max().unwrap_or(0);
+    let mut memory = GuardedPages::new(longest);
+    // CESU-8 is at most 1.5 times as long as the UTF-8 it converts.
+    let mut own = GuardedPages::new(longest * 3 / 2);
+    grid.each(|case, bytes| {
+        let input = (case, bytes.to_vec(), EDGES.to_vec());
+        catalogue::run_cases(&SUITE, &mut memory, [input], |at, slice| {
+            check(at, slice, &mut own);
+        });
+    });
 }
 
 #[test]
-fn an_error_at_byte_150_of_300_at_a_page_start_is_found_without_reading_before_it() {
-    let mut memory = GuardedPages::new(300);
-    let s = memory.slice(Edge::Start, 300);
-    s.copy_from_slice(&"é".repeat(150).into_bytes());
-    s[150] = 0x80;
-    let case = Case {
-        edge: Edge::Start,
-        len: 300,
-        text: "\"é\" text",
-        error: Some(("80", 150)),
-    };
-    let want = std_verdict(s);
-    assert_eq!(want, Err((150, Some(1))));
-    watch(Entry::Named("from_utf8"), case, s);
-    expect(
-        Entry::Named("from_utf8"),
-        case,
-        s,
-        verdict(utf8_core::from_utf8(s).map(drop)),
-        want,
-    );
-    for path in forced_paths(paths::rfc3629) {
-        watch(Entry::Rfc3629(path), case, s);
-        let got = paths::rfc3629(path, s).map(verdict);
-        expect(Entry::Rfc3629(path), case, s, got, Some(want));
-    }
+fn the_reported_inputs_are_rejected_without_reading_past_the_page_they_end_or_start_at() {
+    let mut memory = GuardedPages::new(LONGEST);
+    let paths = catalogue::paths_under_test(paths::rfc3629);
+    let reports = catalogue::reports().map(|(case, bytes, want, edge)| {
+        assert_eq!(std_verdict(&bytes), want, "{case} is not as reported");
+        (case, bytes, vec![edge])
+    });
+    catalogue::run_cases(&SUITE, &mut memory, reports, |at, slice| {
+        catalogue::from_utf8_and_paths(at, slice, &paths, std_verdict(slice));
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -716,121 +391,51 @@ fn an_error_at_byte_150_of_300_at_a_page_start_is_found_without_reading_before_i
 
 #[test]
 fn from_utf8_and_its_mut_and_const_forms_stay_inside_slices_beside_guard_pages() {
-    let mut memory = GuardedPages::new(LONGEST);
-    let grid = Grid::dense(memory.usable);
-    sweep(&mut memory, &grid, |case, slice| {
-        let want = std_verdict(slice);
-        let entry = Entry::Named("from_utf8");
-        watch(entry, case, slice);
-        expect(
-            entry,
-            case,
-            slice,
-            str_verdict(slice, utf8_core::from_utf8(slice)),
-            want,
-        );
-        let entry = Entry::Named("from_utf8_const");
-        watch(entry, case, slice);
-        let got = str_verdict(slice, utf8_core::from_utf8_const(slice));
-        expect(entry, case, slice, got, want);
-        let entry = Entry::Named("from_utf8_mut");
-        watch(entry, case, slice);
-        let (start, len) = (slice.as_ptr(), slice.len());
-        let got = match utf8_core::from_utf8_mut(slice) {
-            Ok(text) => {
-                assert_eq!((text.as_ptr(), text.len()), (start, len), "not the input");
-                Ok(())
-            }
-            Err(error) => Err(error_parts(&error)),
-        };
-        expect(entry, case, slice, got, want);
-    });
+    // The slice that fills its pages exactly, guarded on both sides.
+    let grid = Grid::dense(GuardedPages::new(LONGEST).usable);
+    sweep(&grid, |at, slice, _| catalogue::from_utf8_forms(at, slice));
 }
 
-/// Every path of `run` that this CPU runs, on the dense grid, against `reference`.
-fn every_path_stays_inside(run: PathFn, name: fn(Path) -> Entry, reference: fn(&[u8]) -> Verdict) {
-    let paths = forced_paths(run);
-    let mut memory = GuardedPages::new(LONGEST);
-    let grid = Grid::dense(memory.usable);
-    sweep(&mut memory, &grid, |case, slice| {
-        let want = reference(slice);
-        for &path in &paths {
-            watch(name(path), case, slice);
-            expect(
-                name(path),
-                case,
-                slice,
-                run(path, slice).map(verdict),
-                Some(want),
-            );
-        }
+/// Every path of `check` that this CPU runs, on the dense grid, against
+/// its reference.
+fn every_path_stays_inside(check: PathCheck) {
+    let paths = catalogue::paths_under_test(check.1);
+    let grid = Grid::dense(GuardedPages::new(LONGEST).usable);
+    sweep(&grid, |at, slice, _| {
+        catalogue::each_path(at, slice, check, &paths)
     });
 }
 
 #[test]
 fn every_rfc3629_path_this_cpu_runs_stays_inside_slices_beside_guard_pages() {
-    every_path_stays_inside(paths::rfc3629, Entry::Rfc3629, std_verdict);
+    every_path_stays_inside(("paths::rfc3629", paths::rfc3629, std_verdict));
 }
 
 #[test]
 fn every_legacy31_path_this_cpu_runs_stays_inside_slices_beside_guard_pages() {
-    every_path_stays_inside(paths::legacy31, Entry::Legacy31, |bytes| {
-        verdict(legacy31::validate_const(bytes))
-    });
+    let reference = catalogue::legacy31_verdict;
+    every_path_stays_inside(("paths::legacy31", paths::legacy31, reference));
 }
 
-/// CESU-8's and WTF-8's own checks, whose pairing term carries lead bits
-/// from vector to vector and leaves a block open on a pending lead, on
-/// every path this CPU runs: every length of text dense with surrogates
-/// (valid in the dialect, so that the check reads to the end), against
-/// either guard page.
+/// On every path this CPU runs, at every length up to [`LONGEST`],
+/// against either guard page.
 #[test]
 fn the_pairing_checks_of_cesu8_and_wtf8_stay_inside_slices_beside_guard_pages() {
-    const PAIR: &[u8] = b"\xED\xA0\xBD\xED\xB8\x80";
-    const LEAD: &[u8] = b"\xED\xA0\xBD";
-    const TRAIL: &[u8] = b"\xED\xB8\x80";
-    let cesu8_text = [PAIR, b"a", PAIR, PAIR, "é€".as_bytes()].concat();
-    let wtf8_text = [LEAD, b"b", TRAIL, LEAD, LEAD, "😀".as_bytes(), TRAIL, LEAD].concat();
-    let checks: [(&str, PathFn, Validate, &[u8]); 2] = [
-        (
-            "paths::ruleset::<Cesu8>",
-            paths::ruleset::<cesu8::Cesu8>,
-            cesu8::validate_const,
-            &cesu8_text,
-        ),
-        (
-            "paths::ruleset::<Wtf8>",
-            paths::ruleset::<wtf8::Wtf8>,
-            wtf8::validate_const,
-            &wtf8_text,
-        ),
-    ];
     let mut memory = GuardedPages::new(LONGEST);
-    for (name, run, reference, period) in checks {
+    for (check, period) in catalogue::pairing_checks() {
         let text = period.repeat(LONGEST / period.len() + 1);
-        let paths = forced_paths(run);
-        for edge in EDGES {
-            for len in 0..=LONGEST {
-                let case = Case {
-                    edge,
-                    len,
-                    text: "surrogate-dense text",
-                    error: None,
-                };
-                let slice = memory.place(edge, &text[..len]);
-                let want = verdict(reference(slice));
-                for &path in &paths {
-                    watch(Entry::Named(name), case, slice);
-                    expect(
-                        Entry::Named(name),
-                        case,
-                        slice,
-                        run(path, slice).map(verdict),
-                        Some(want),
-                    );
-                }
-            }
-        }
+        let paths = catalogue::paths_under_test(check.1);
+        let cases = (0..=LONGEST).map(|len| {
+            let case = Case {
+                len,
+                text: "surrogate-dense text",
+                error: None,
+            };
+            (case, text[..len].to_vec(), EDGES.to_vec())
+        });
+        catalogue::run_cases(&SUITE, &mut memory, cases, |at, slice| {
+            catalogue::each_path(at, slice, check, &paths);
+        });
     }
 }
 
@@ -839,303 +444,43 @@ fn the_pairing_checks_of_cesu8_and_wtf8_stay_inside_slices_beside_guard_pages() 
 
 #[test]
 fn each_dialect_and_parallel_validate_stay_inside_slices_beside_guard_pages() {
-    let entries: [(&str, Validate, Validate); 8] = [
-        ("cesu8::validate", cesu8::validate, cesu8::validate_const),
-        ("mutf8::validate", mutf8::validate, mutf8::validate_const),
-        ("wtf8::validate", wtf8::validate, wtf8::validate_const),
-        (
-            "rfc2279::validate",
-            rfc2279::validate,
-            rfc2279::validate_const,
-        ),
-        (
-            "legacy31::validate",
-            legacy31::validate,
-            legacy31::validate_const,
-        ),
-        (
-            "parallel::validate::<Rfc3629>",
-            parallel::validate::<Rfc3629>,
-            Rfc3629::validate_const,
-        ),
-        (
-            "parallel::validate::<Legacy31>",
-            parallel::validate::<Legacy31>,
-            legacy31::validate_const,
-        ),
-        (
-            "parallel::Summary::<Wtf8>::of",
-            |bytes| parallel::Summary::<wtf8::Wtf8>::of(bytes).result(),
-            wtf8::validate_const,
-        ),
-    ];
-    let mut memory = GuardedPages::new(LONGEST);
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        for (name, validate, reference) in entries {
-            watch(Entry::Named(name), case, slice);
-            expect(
-                Entry::Named(name),
-                case,
-                slice,
-                verdict(validate(slice)),
-                verdict(reference(slice)),
-            );
-        }
+    sweep(&Grid::coarse(), |at, slice, _| {
+        catalogue::dialects_and_parallel(at, slice);
     });
-}
-
-/// The pieces a stream is fed in: whole, and cut every so many bytes.
-const CUTS: [usize; 7] = [1, 7, 64, 100, 128, 200, 333];
-
-/// Feeds `pieces` to a validator of `R`, until the first error.
-fn stream<'a, R: Ruleset>(pieces: impl IntoIterator<Item = &'a [u8]>) -> Verdict {
-    let mut validator = Validator::<R>::for_ruleset();
-    for piece in pieces {
-        validator
-            .update(piece)
-            .map_err(|error| error_parts(&error))?;
-    }
-    verdict(validator.finish())
-}
-
-/// A validator of `R` fed `input` whole, in sub-slices of it, and in pieces
-/// that each lie against an edge of `own` pages.
-fn stream_stays_inside<R: Ruleset>(
-    name: &'static str,
-    case: Case,
-    input: &[u8],
-    own: &mut GuardedPages,
-    want: Verdict,
-) {
-    watch(Entry::Named(name), case, input);
-    expect(Entry::Named(name), case, input, stream::<R>([input]), want);
-    for cut in CUTS {
-        watch(Entry::Cut(name, cut), case, input);
-        expect(
-            Entry::Cut(name, cut),
-            case,
-            input,
-            stream::<R>(input.chunks(cut)),
-            want,
-        );
-        // Each piece against the guard page, so that a read past any piece
-        // faults, not only past the first or last.
-        let mut validator = Validator::<R>::for_ruleset();
-        let got = input
-            .chunks(cut)
-            .try_for_each(|piece| {
-                let piece = own.place(case.edge, piece);
-                watch(Entry::Cut(name, cut), case, piece);
-                validator.update(piece)
-            })
-            .and_then(|()| validator.finish());
-        expect(Entry::Cut(name, cut), case, input, verdict(got), want);
-    }
 }
 
 #[test]
 fn the_validator_fed_whole_and_in_pieces_stays_inside_slices_beside_guard_pages() {
-    let mut memory = GuardedPages::new(LONGEST);
-    let mut own = GuardedPages::new(LONGEST);
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        let want = std_verdict(slice);
-        stream_stays_inside::<Rfc3629>("Validator", case, slice, &mut own, want);
-        let want = verdict(legacy31::validate_const(slice));
-        stream_stays_inside::<Legacy31>("legacy31::Validator", case, slice, &mut own, want);
+    sweep(&Grid::coarse(), |at, slice, own| {
+        catalogue::validators(at, slice, own);
     });
 }
 
 #[test]
 fn the_dialects_validators_through_the_utf8_shortcut_stay_inside_slices_beside_guard_pages() {
-    let mut memory = GuardedPages::new(LONGEST);
-    let mut own = GuardedPages::new(LONGEST);
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        let want = verdict(cesu8::validate_const(slice));
-        stream_stays_inside::<cesu8::Cesu8>("cesu8::Validator", case, slice, &mut own, want);
-        let want = verdict(mutf8::validate_const(slice));
-        stream_stays_inside::<mutf8::Mutf8>("mutf8::Validator", case, slice, &mut own, want);
-        let want = verdict(wtf8::validate_const(slice));
-        stream_stays_inside::<wtf8::Wtf8>("wtf8::Validator", case, slice, &mut own, want);
+    sweep(&Grid::coarse(), |at, slice, own| {
+        catalogue::dialect_validators(at, slice, own);
     });
 }
 
 #[test]
 fn the_dialects_conversions_to_str_stay_inside_slices_beside_guard_pages() {
-    type ToStr = for<'a> fn(&'a [u8]) -> Result<std::borrow::Cow<'a, str>, Utf8Error>;
-    let entries: [(&str, ToStr); 2] = [
-        ("cesu8::to_str", cesu8::to_str),
-        ("mutf8::to_str", mutf8::to_str),
-    ];
-    let mut memory = GuardedPages::new(LONGEST);
-    // CESU-8 is at most 1.5 times as long as the UTF-8 it converts.
-    let mut own = GuardedPages::new(LONGEST * 3 / 2);
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        let copy = slice.to_vec();
-        for (name, to_str) in entries {
-            let text = |bytes| {
-                to_str(bytes)
-                    .map(|text| text.into_owned())
-                    .map_err(|e| (e.valid_up_to(), e.error_len()))
-            };
-            watch(Entry::Named(name), case, slice);
-            expect(Entry::Named(name), case, slice, text(slice), text(&copy));
-        }
-        // The text as CESU-8, surrogate pairs and all (the conversion's
-        // pair loop reads eight bytes at a time), against the same edge.
-        if let Ok(text) = std::str::from_utf8(slice) {
-            let converted = utf8_tests::dialect_text::cesu8_from_str(text);
-            let placed = own.place(case.edge, &converted);
-            let name = "cesu8::to_str of converted text";
-            watch(Entry::Named(name), case, placed);
-            let got = cesu8::to_str(placed).map(|text| text.into_owned());
-            expect(Entry::Named(name), case, placed, got, Ok(text.to_owned()));
-        }
+    sweep(&Grid::coarse(), |at, slice, own| {
+        catalogue::conversions_to_str(at, slice, own);
     });
-}
-
-/// A decoded item, as `core::str` would give it.
-type Item = Result<char, (usize, Option<usize>)>;
-
-/// The items `decode` should yield, from std's chunks: each chunk's
-/// characters, then its invalid part as one error.
-fn std_items(bytes: &[u8]) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut at = 0;
-    for chunk in bytes.utf8_chunks() {
-        items.extend(chunk.valid().chars().map(Ok));
-        at += chunk.valid().len();
-        if !chunk.invalid().is_empty() {
-            let len = core::str::from_utf8(&bytes[at..])
-                .expect_err("an invalid part")
-                .error_len();
-            items.push(Err((at, len)));
-            at += chunk.invalid().len();
-        }
-    }
-    items
 }
 
 #[test]
 fn chunks_decoding_and_lossy_conversion_stay_inside_slices_beside_guard_pages() {
-    let mut memory = GuardedPages::new(LONGEST);
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        let entry = Entry::Named("utf8_chunks");
-        watch(entry, case, slice);
-        let got: Vec<_> = utf8_core::utf8_chunks(slice)
-            .map(|chunk| (chunk.valid(), chunk.invalid(), chunk.is_incomplete()))
-            .collect();
-        let mut at = 0;
-        let want: Vec<_> = slice
-            .utf8_chunks()
-            .map(|chunk| {
-                at += chunk.valid().len();
-                let incomplete = !chunk.invalid().is_empty()
-                    && core::str::from_utf8(&slice[at..]).is_err_and(|e| e.error_len().is_none());
-                at += chunk.invalid().len();
-                (chunk.valid(), chunk.invalid(), incomplete)
-            })
-            .collect();
-        expect(entry, case, slice, got, want);
-
-        let entry = Entry::Named("decode");
-        watch(entry, case, slice);
-        let got: Vec<Item> = utf8_core::decode(slice)
-            .map(|item| item.map_err(|error| error_parts(&error)))
-            .collect();
-        expect(entry, case, slice, got, std_items(slice));
-
-        let entry = Entry::Named("from_utf8_lossy");
-        watch(entry, case, slice);
-        let got = utf8_core::from_utf8_lossy(slice);
-        expect(entry, case, slice, got, String::from_utf8_lossy(slice));
+    sweep(&Grid::coarse(), |at, slice, _| {
+        catalogue::chunks_decoding_and_lossy(at, slice);
     });
-}
-
-/// What an adapter handed out, and how the stream ended.
-type Outcome = (Vec<u8>, Verdict);
-
-/// The error an adapter reports: `InvalidData` carrying a `Utf8Error`.
-fn utf8_error(error: io::Error) -> (usize, Option<usize>) {
-    assert_eq!(error.kind(), io::ErrorKind::InvalidData, "{error}");
-    let error = error
-        .into_inner()
-        .expect("a Utf8Error inside")
-        .downcast::<Utf8Error>()
-        .expect("a Utf8Error");
-    error_parts(&error)
-}
-
-/// `ValidatingReader` over `input`, reading into guarded `buffer` (the
-/// input's length) in reads of `step` bytes, then one more byte to reach
-/// the end of the stream.
-fn read_into(input: &[u8], buffer: &mut [u8], step: usize) -> Outcome {
-    let mut reader = ValidatingReader::new(input);
-    let mut filled = 0;
-    loop {
-        let read = if filled < buffer.len() {
-            let end = filled + step.min(buffer.len() - filled);
-            reader.read(&mut buffer[filled..end])
-        } else {
-            reader.read(&mut [0; 1])
-        };
-        match read {
-            Ok(0) => return (buffer[..filled].to_vec(), Ok(())),
-            Ok(n) => filled += n,
-            Err(error) => return (buffer[..filled].to_vec(), Err(utf8_error(error))),
-        }
-    }
-}
-
-/// `ValidatingBufReader` over guarded `input` itself (a `&[u8]` hands out
-/// itself from `fill_buf`), consuming at most `step` bytes at a time.
-fn buf_read(input: &[u8], step: usize) -> Outcome {
-    let mut reader = ValidatingBufReader::new(input);
-    let mut out = Vec::new();
-    loop {
-        match reader.fill_buf() {
-            Ok([]) => return (out, Ok(())),
-            Ok(available) => {
-                let n = available.len().min(step);
-                out.extend_from_slice(&available[..n]);
-                reader.consume(n);
-            }
-            Err(error) => return (out, Err(utf8_error(error))),
-        }
-    }
-}
-
-/// Holds an adapter's outcome to what `io` promises: the input up to the
-/// error (and at most the failing sequence's valid prefix past it, handed
-/// out while it was still open), then one-shot validation's error.
-fn expect_read(entry: Entry, case: Case, input: &[u8], (out, got): Outcome, want: Verdict) {
-    expect(entry, case, input, got, want);
-    let handed_out_enough = match want {
-        Ok(()) => out.len() == input.len(),
-        Err((valid_up_to, _)) => out.len() >= valid_up_to && out.len() < valid_up_to + 4,
-    };
-    if !handed_out_enough || !input.starts_with(&out) {
-        panic!("{entry} on {case}: handed out {}", Hex(&out));
-    }
 }
 
 #[test]
 fn the_io_adapters_stay_inside_slices_beside_guard_pages() {
-    let mut memory = GuardedPages::new(LONGEST);
-    let mut buffer = GuardedPages::new(LONGEST);
-    let mut input = Vec::new();
-    sweep(&mut memory, &Grid::coarse(), |case, slice| {
-        let want = std_verdict(slice);
-        input.clear();
-        input.extend_from_slice(slice);
-        for step in [usize::MAX, 100] {
-            let entry = Entry::Cut("ValidatingReader", step.min(input.len()));
-            let guarded = buffer.slice(case.edge, input.len());
-            watch(entry, case, guarded);
-            expect_read(entry, case, &input, read_into(&input, guarded, step), want);
-            let entry = Entry::Cut("ValidatingBufReader", step.min(input.len()));
-            watch(entry, case, slice);
-            expect_read(entry, case, slice, buf_read(slice, step), want);
-        }
+    sweep(&Grid::coarse(), |at, slice, own| {
+        catalogue::io_adapters(at, slice, own);
     });
 }
 
@@ -1169,13 +514,15 @@ fn parallel_validate_of_a_few_mebibytes_stays_inside_slices_beside_guard_pages()
     };
     let mut memory = GuardedPages::new(2 * CUT + 100);
     let entry = Entry::Named("parallel::validate::<Rfc3629>");
-    sweep(&mut memory, &grid, |case, slice| {
-        let note = watch(entry, case, slice);
-        let got = verdict(sharing(&note, || parallel::validate::<Rfc3629>(slice)));
-        let want = std_verdict(slice);
-        // Not `expect`: the input is megabytes long.
-        if got != want {
-            panic!("{entry} on {case}: got {got:?}, want {want:?}");
-        }
+    grid.each(|case, bytes| {
+        memory.each(&EDGES, bytes, &mut |edge, slice| {
+            let note = watch(entry, case, edge, slice);
+            let got = verdict(sharing(&note, || parallel::validate::<Rfc3629>(slice)));
+            let want = std_verdict(slice);
+            // Not `expect`: the input is megabytes long.
+            if got != want {
+                panic!("{entry} on {case} {edge}: got {got:?}, want {want:?}");
+            }
+        });
     });
 }

@@ -12,12 +12,19 @@
 //! (with the unaligned head checked apart), the error register tested once
 //! per group of 4 blocks and after runs of ASCII, all-ASCII blocks skipped,
 //! the last partial block padded, and the exact error recomputed from a few
-//! bytes before the failing group. So every input is
-//! placed at each of the 64 alignments, between guard bytes (0x80, a stray
-//! continuation byte) that a read past either end of the slice would trip
-//! over, and the error sweeps put each kind of error at each byte position of
-//! a window that crosses several block boundaries and the group boundary at
+//! bytes before the failing group. So every input is placed at each of the
+//! 64 alignments, between guard bytes (0x80, a stray continuation byte),
+//! and the error sweeps put each kind of error at each byte position of a
+//! window that crosses several block boundaries and the group boundary at
 //! 256.
+//!
+//! The guard bytes catch only a read outside the slice that changes the
+//! answer: a path that takes a guard byte for part of the input reports
+//! another error, or one where there is none. A read that leaves the
+//! answer as it is goes unseen here; `guard_pages.rs` (pages that fault on
+//! any access), `utf8-core/tests/miri_bounds.rs` under Miri (a read
+//! outside the allocation is undefined behaviour) and the fuzz targets
+//! under AddressSanitizer catch those.
 //!
 //! The streaming validator's test for a piece of ASCII
 //! (`paths::skippable_prefix`) is held against the bytes at each vector
@@ -32,10 +39,7 @@ use std::time::Instant;
 use utf8_core::legacy31;
 use utf8_core::paths::{self, Path};
 use utf8_core::simd::Level;
-use utf8_tests::{Hex, Mutation, error_parts, mutate, std_error_parts};
-
-/// What a path says: `Ok`, or `(valid_up_to, error_len)`.
-type Verdict = Result<(), (usize, Option<usize>)>;
+use utf8_tests::{Hex, Mutation, Verdict, error_parts, mutate, std_error_parts};
 
 /// A validation under test.
 type Validate = dyn Fn(&[u8]) -> Verdict;
