@@ -604,7 +604,7 @@ fn forced_paths(run: PathFn) -> Vec<Path> {
 /// its features, so that a level the CPU has cannot go untested unnoticed.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 fn x86_levels_are_offered_as_detected(run: PathFn) {
-    use utf8_core::simd::Level;
+    use utf8_core::cpu::Level;
     let levels = [
         (Level::Sse41, std::is_x86_feature_detected!("sse4.1")),
         (Level::Avx2, std::is_x86_feature_detected!("avx2")),

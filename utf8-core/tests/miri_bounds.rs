@@ -6,7 +6,7 @@
 //! `.ci/miri` runs this file once per x86 level, choosing the level with
 //! target features (under Miri, `is_x86_feature_detected!` says what the
 //! enabled target features say), and names the level it expects in
-//! `UTF8_MIRI_LEVEL`, which the first test holds `simd::level()` to. A
+//! `UTF8_MIRI_LEVEL`, which the first test holds `cpu::level()` to. A
 //! plain `cargo test` runs it too, natively: then only the answers are
 //! checked, each against `core::str` or the dialect's `validate_const`.
 //!
@@ -58,8 +58,8 @@ use std::ptr::NonNull;
 use std::slice;
 use std::sync::OnceLock;
 
+use utf8_core::cpu::{self, Level};
 use utf8_core::paths::{self, Path};
-use utf8_core::simd::{self, Level};
 use utf8_core::{Utf8Error, ValidatingBufReader, ValidatingReader, Validator};
 
 /// The vector check's block, and the period of the alignments that matter.
@@ -318,7 +318,7 @@ fn expect<T: PartialEq + fmt::Debug>(
 /// the shift DFA are safe, bounds-checked code in which Miri has nothing to
 /// find that the native suites would not.
 fn vector_path(run: PathFn) -> Option<Path> {
-    let path = Path::Simd(simd::level());
+    let path = Path::Simd(cpu::level());
     run(path, b"").map(|_| path)
 }
 
@@ -327,7 +327,7 @@ fn vector_path(run: PathFn) -> Option<Path> {
 
 #[test]
 fn the_vector_level_that_runs_is_the_one_the_target_features_ask_for() {
-    let level = simd::level();
+    let level = cpu::level();
     if let Ok(expected) = std::env::var("UTF8_MIRI_LEVEL") {
         assert_eq!(format!("{level:?}"), expected);
     }
@@ -343,14 +343,14 @@ fn the_vector_level_that_runs_is_the_one_the_target_features_ask_for() {
             ),
         ];
         for (level, enabled) in enabled {
-            assert_eq!(simd::supports(level), enabled, "{level:?}");
+            assert_eq!(cpu::supports(level), enabled, "{level:?}");
         }
     }
     // A level that is supported is one that a forced path really runs.
     let input = "é".repeat(100);
     for level in [Level::Sse41, Level::Avx2, Level::Avx512, Level::Neon] {
         let ran = paths::rfc3629(Path::Simd(level), input.as_bytes());
-        assert_eq!(ran.is_some(), simd::supports(level), "{level:?}");
+        assert_eq!(ran.is_some(), cpu::supports(level), "{level:?}");
         assert_eq!(ran.unwrap_or(Ok(())), Ok(()), "{level:?}");
     }
 }
