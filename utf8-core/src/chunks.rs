@@ -117,7 +117,10 @@ pub struct Utf8Chunk<'a> {
 impl<'a> Utf8Chunk<'a> {
     /// The valid part.
     pub fn valid(&self) -> &'a str {
-        str_cast::validated(self.chunk.valid)
+        // SAFETY: a `Utf8Chunk` comes only from `Utf8Chunks`, whose
+        // `Chunks<Rfc3629>` cut `valid` at the `valid_up_to` of RFC 3629's
+        // validation (or took the whole input where it passed): UTF-8.
+        unsafe { str_cast::validated(self.chunk.valid) }
     }
 
     /// See [`Chunk::invalid`].

@@ -276,7 +276,8 @@ pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> 
 /// ```
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
     match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(str_cast::validated(v)),
+        // SAFETY: RFC 3629's validation accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }
@@ -291,7 +292,8 @@ pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
 /// ```
 pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
     match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(str_cast::validated_mut(v)),
+        // SAFETY: RFC 3629's validation accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated_mut(v) }),
         Err(e) => Err(e),
     }
 }
@@ -312,7 +314,8 @@ pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
 /// ```
 pub const fn from_utf8_const(v: &[u8]) -> Result<&str, Utf8Error> {
     match Rfc3629::TABLES.automaton.validate_const(v) {
-        Ok(()) => Ok(str_cast::validated(v)),
+        // SAFETY: the RFC 3629 automaton accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }
@@ -351,7 +354,8 @@ pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
     use alloc::borrow::Cow;
     match from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
-        Err(error) => Cow::Owned(replace_invalid(bytes, error.valid_up_to())),
+        // SAFETY: `valid_up_to` is from RFC 3629's validation of `bytes`.
+        Err(error) => Cow::Owned(unsafe { replace_invalid(bytes, error.valid_up_to()) }),
     }
 }
 
@@ -376,7 +380,9 @@ pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn from_utf8_owned(bytes: alloc::vec::Vec<u8>) -> Result<alloc::string::String, FromUtf8Error> {
     match validate::<Rfc3629>(&bytes) {
-        Ok(()) => Ok(str_cast::validated_string(bytes)),
+        // SAFETY: RFC 3629's validation accepted the whole vector: it is
+        // UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated_string(bytes) }),
         Err(error) => Err(FromUtf8Error { bytes, error }),
     }
 }
@@ -400,22 +406,29 @@ pub fn from_utf8_owned(bytes: alloc::vec::Vec<u8>) -> Result<alloc::string::Stri
 pub fn from_utf8_lossy_owned(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
     match from_utf8_owned(bytes) {
         Ok(text) => text,
-        Err(e) => replace_invalid(e.as_bytes(), e.utf8_error().valid_up_to()),
+        // SAFETY: `valid_up_to` is from RFC 3629's validation of the bytes
+        // the error gives back.
+        Err(e) => unsafe { replace_invalid(e.as_bytes(), e.utf8_error().valid_up_to()) },
     }
 }
 
 /// `bytes` with each maximal invalid subpart replaced by U+FFFD, given that
 /// the first `valid_up_to` bytes are valid: the validation that found the
 /// first error is not repeated over them.
+///
+/// # Safety
+///
+/// `bytes[..valid_up_to]` must be UTF-8: `valid_up_to` is the one that RFC
+/// 3629's validation of `bytes` reported.
 #[cfg(feature = "alloc")]
-fn replace_invalid(bytes: &[u8], valid_up_to: usize) -> alloc::string::String {
+unsafe fn replace_invalid(bytes: &[u8], valid_up_to: usize) -> alloc::string::String {
     let (valid, rest) = bytes.split_at(valid_up_to);
     // Room for the input and one replacement character (three bytes) for a
     // one-byte error, the common case in text that is mostly right.
     let mut text = alloc::string::String::with_capacity(bytes.len() + 2);
-    // `valid_up_to` is where the last complete sequence before the error
-    // ends: the RFC 3629 automaton accepts the bytes before it.
-    text.push_str(str_cast::validated(valid));
+    // SAFETY: the caller guarantees that the bytes before `valid_up_to` are
+    // UTF-8.
+    text.push_str(unsafe { str_cast::validated(valid) });
     for chunk in utf8_chunks(rest) {
         text.push_str(chunk.valid());
         if !chunk.invalid().is_empty() {

@@ -464,7 +464,9 @@ pub fn chunk_len(len: usize) -> usize {
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
     match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(crate::str_cast::validated(v)),
+        // SAFETY: `validate::<Rfc3629>` accepted all of `v`, with the same
+        // result as `crate::from_utf8`: it is UTF-8.
+        Ok(()) => Ok(unsafe { crate::str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }
