@@ -4,8 +4,8 @@ use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use crate::ruleset::Ruleset;
-use crate::{Rfc3629, str_cast};
+use crate::ruleset::{Rfc3629, Ruleset};
+use crate::str_cast;
 
 /// One run of a [`Chunks`] iterator: valid bytes, then the invalid bytes that
 /// follow them (empty only for the last chunk of an input that ends validly).

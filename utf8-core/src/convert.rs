@@ -16,11 +16,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::chunks::Chunks;
+use crate::error::Utf8Error;
+use crate::from_utf8;
 use crate::ruleset::Ruleset;
 use crate::scan::find;
 pub(crate) use crate::to_str_error::Pairs;
 use crate::to_str_error::to_str_error;
-use crate::{Utf8Error, from_utf8};
 
 /// U+FFFD REPLACEMENT CHARACTER, what lossy conversions put in place of each
 /// maximal invalid subpart and of each value `str` cannot hold.

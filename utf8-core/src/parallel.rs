@@ -40,8 +40,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::automaton::Progress;
-use crate::ruleset::Ruleset;
-use crate::{Rfc3629, Utf8Error};
+use crate::dispatch::shortcut;
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
 
 /// The most states, the dead one included, that a [`Summary`] has room for.
 pub const CAPACITY: usize = 16;
@@ -325,7 +326,7 @@ impl<R: Ruleset> Summary<R> {
             return head;
         }
         if by_shortcut {
-            let tail = match crate::shortcut::resume::<R>(rest) {
+            let tail = match shortcut::resume::<R>(rest) {
                 Ok(Progress { state, last_accept }) => Entry {
                     last_accept,
                     end: End::In(state),

@@ -74,11 +74,10 @@
 
 use core::marker::PhantomData;
 
-use crate::Utf8Error;
 use crate::automaton::Automaton;
 use crate::cpu::{Level, level, supports};
 use crate::derived::VectorTables;
-use crate::error::PackedError;
+use crate::error::{PackedError, Utf8Error};
 use crate::ruleset::Ruleset;
 
 pub(crate) mod blocks;
