@@ -563,7 +563,7 @@ impl Suite {
 /// code in which Miri has nothing to find that the native suites would not.
 pub fn paths_under_test(run: PathFn) -> Vec<Path> {
     if cfg!(miri) {
-        let path = Path::Simd(utf8_core::simd::level());
+        let path = Path::Simd(utf8_core::cpu::level());
         return run(path, b"").map(|_| path).into_iter().collect();
     }
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -578,7 +578,7 @@ pub fn paths_under_test(run: PathFn) -> Vec<Path> {
 /// its features, so that a level the CPU has cannot go untested unnoticed.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 fn x86_levels_are_offered_as_detected(run: PathFn) {
-    use utf8_core::simd::Level;
+    use utf8_core::cpu::Level;
     let levels = [
         (Level::Sse41, std::is_x86_feature_detected!("sse4.1")),
         (Level::Avx2, std::is_x86_feature_detected!("avx2")),

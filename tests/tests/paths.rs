@@ -36,9 +36,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 use std::time::Instant;
 
+use utf8_core::cpu::Level;
 use utf8_core::legacy31;
 use utf8_core::paths::{self, Path};
-use utf8_core::simd::Level;
 use utf8_tests::{Hex, Mutation, Verdict, error_parts, mutate, std_error_parts};
 
 /// A validation under test.
@@ -981,7 +981,7 @@ fn the_vector_paths_this_cpu_has_run_and_agree() {
     assert_eq!(available(paths::rfc3629).0, expected, "RFC 3629 paths");
     assert_eq!(available(paths::legacy31).0, expected, "legacy31 paths");
     let best = levels.last().copied().unwrap_or(Level::Portable);
-    assert_eq!(utf8_core::simd::level(), best, "the level from_utf8 runs");
+    assert_eq!(utf8_core::cpu::level(), best, "the level from_utf8 runs");
 
     let mut buffer = Aligned::new(LONGEST);
     for (form, run) in [

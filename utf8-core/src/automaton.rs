@@ -1,7 +1,7 @@
 //! Running derived tables over bytes, with std's error semantics.
 
-use crate::Utf8Error;
 use crate::error::RulesetLabel;
+use crate::error::Utf8Error;
 
 /// A view of one ruleset's derived tables (the `const` items that
 /// `utf8_macros::dfa_tables!` emits), with the validation loops over them.

@@ -4,8 +4,8 @@ use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use crate::ruleset::Ruleset;
-use crate::{Rfc3629, str_cast};
+use crate::ruleset::{Rfc3629, Ruleset};
+use crate::str_cast;
 
 /// One run of a [`Chunks`] iterator: valid bytes, then the invalid bytes that
 /// follow them (empty only for the last chunk of an input that ends validly).
@@ -117,7 +117,10 @@ pub struct Utf8Chunk<'a> {
 impl<'a> Utf8Chunk<'a> {
     /// The valid part.
     pub fn valid(&self) -> &'a str {
-        str_cast::validated(self.chunk.valid)
+        // SAFETY: a `Utf8Chunk` comes only from `Utf8Chunks`, whose
+        // `Chunks<Rfc3629>` cut `valid` at the `valid_up_to` of RFC 3629's
+        // validation (or took the whole input where it passed): UTF-8.
+        unsafe { str_cast::validated(self.chunk.valid) }
     }
 
     /// See [`Chunk::invalid`].

@@ -16,11 +16,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::chunks::Chunks;
+use crate::error::Utf8Error;
+use crate::from_utf8;
 use crate::ruleset::Ruleset;
 use crate::scan::find;
 pub(crate) use crate::to_str_error::Pairs;
 use crate::to_str_error::to_str_error;
-use crate::{Utf8Error, from_utf8};
 
 /// U+FFFD REPLACEMENT CHARACTER, what lossy conversions put in place of each
 /// maximal invalid subpart and of each value `str` cannot hold.
@@ -148,9 +149,13 @@ pub(crate) enum Java {
 pub(crate) fn to_str<R: Ruleset>(bytes: &[u8], java: Java) -> Result<Cow<'_, str>, Utf8Error> {
     let java = java == Java::Yes;
     if let Settled::Whole = settled::<R>(bytes) {
-        return Ok(Cow::Borrowed(
-            crate::str_cast::validated_by_shortcut_language(bytes),
-        ));
+        // SAFETY: `Whole` means that the shortcut language's vector check
+        // accepted all of `bytes`, or that `from_utf8` did and the scan found
+        // none of the bytes that language forbids: either way the bytes are
+        // in it.
+        return Ok(Cow::Borrowed(unsafe {
+            crate::str_cast::validated_by_shortcut_language(bytes)
+        }));
     }
     // No conversion lengthens the text: 6 bytes become 4, 2 become 1.
     let mut out = Vec::with_capacity(bytes.len());

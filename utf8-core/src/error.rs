@@ -155,12 +155,6 @@ impl PackedError {
             ruleset,
         }
     }
-
-    /// The error under ruleset `R`, the one it was found under.
-    #[inline]
-    pub(crate) fn unpack_as<R: crate::Ruleset>(self) -> Utf8Error {
-        self.unpack(R::TABLES.automaton.label)
-    }
 }
 
 impl Utf8Error {

@@ -2,8 +2,9 @@
 
 use std::io::{self, BufRead, Read};
 
-use crate::ruleset::Ruleset;
-use crate::{Rfc3629, Utf8Error, Validator};
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
+use crate::stream::Validator;
 
 /// The error the first time it is asked for, then the end of the stream.
 fn report(error: Utf8Error, reported: &mut bool) -> io::Result<()> {

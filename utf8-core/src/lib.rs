@@ -90,6 +90,7 @@ pub mod cpu;
 mod decode;
 mod derived;
 mod dialects;
+mod dispatch;
 mod error;
 #[cfg(feature = "std")]
 mod io;
@@ -99,7 +100,6 @@ pub mod paths;
 mod ruleset;
 mod scan;
 mod shift;
-mod shortcut;
 #[doc(hidden)]
 pub mod simd;
 mod str_cast;
@@ -115,15 +115,15 @@ pub use decode::Decode;
 #[cfg_attr(docsrs, doc(cfg(feature = "legacy-31bit")))]
 pub use dialects::legacy31;
 pub use dialects::{cesu8, mutf8, rfc2279, wtf8};
+pub use dispatch::SIMD_THRESHOLD;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use error::FromUtf8Error;
-use error::PackedError;
 pub use error::Utf8Error;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use io::{ValidatingBufReader, ValidatingReader};
-pub use ruleset::{Ruleset, Value};
+pub use ruleset::{Rfc3629, Ruleset, Value};
 pub use stream::Validator;
 
 /// What [`ruleset!`] expands to needs: not part of the stable API; it may
@@ -138,131 +138,6 @@ pub mod __private {
     pub use utf8_macros::dfa_tables;
 }
 
-/// RFC 3629 UTF-8: the ruleset of [`from_utf8`], and the default of every
-/// generic type here.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rfc3629;
-crate::ruleset!(@impl Rfc3629, error::RulesetLabel::RFC3629, tables::rfc3629);
-crate::ruleset!(@inherent pub Rfc3629);
-
-/// Inputs shorter than this are one vector of the narrowest level (16
-/// bytes), built in registers (or the shift DFA, where the CPU has no vector
-/// level or the ruleset's check a pairing term); longer ones go to the
-/// vector check at the widest level.
-///
-/// A short string checked in one vector costs no branch on its bytes: the
-/// shift DFA's loops exit on the length and its ASCII skip on the bytes, and
-/// on short strings of mixed lengths and scripts, one call each, those
-/// mispredictions cost more than the whole vector check (see
-/// `docs/performance.md`, section "Short strings in one vector").
-pub const SIMD_THRESHOLD: usize = 16;
-
-/// Inputs of this length and longer first read a scalar lead (`shift::lead`:
-/// the ASCII at their start, and the first sequence after it); shorter ones
-/// go to the vector check whole, where an early error costs no more than a
-/// late one.
-const LEAD_FROM: usize = 128;
-
-/// How far the scalar lead goes on through ASCII: where `core::str` finds
-/// an error in a Latin-1 file read as UTF-8 faster than vector registers
-/// can be set up.
-const SCALAR_LEAD_ASCII: usize = 256;
-
-/// The fastest path this CPU has for `R`. Inlined into each entry point, so
-/// that a short string pays for one call before the vector code, not a
-/// chain of them.
-#[inline(always)]
-pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD
-        && R::TABLES.vector.available
-        && !const { R::TABLES.shortcut_first() }
-    {
-        // The scalar lead takes the last return to the start state for the
-        // end of the valid prefix, which holds only where no other state
-        // accepts (WTF-8 also accepts after a lead surrogate).
-        if bytes.len() < LEAD_FROM || !const { R::TABLES.automaton.only_start_accepts() } {
-            validate_short::<R>(bytes).map_err(PackedError::unpack_as::<R>)
-        } else {
-            match shift::lead::<R>(bytes, SCALAR_LEAD_ASCII) {
-                Ok(from) => {
-                    validate_after_lead::<R>(bytes, from).map_err(PackedError::unpack_as::<R>)
-                }
-                Err(error) => Err(error),
-            }
-        }
-    } else if bytes.len() >= SIMD_THRESHOLD && R::TABLES.shortcut.available {
-        shortcut::validate::<R>(bytes)
-    } else if bytes.len() < SIMD_THRESHOLD
-        && let Some(result) = simd::validate_tiny_detected::<R>(bytes)
-    {
-        result
-    } else {
-        shift::validate_packed::<R>(bytes).map_err(PackedError::unpack_as::<R>)
-    }
-}
-
-/// [`validate`] for a string too short for the scalar lead, in a ruleset
-/// with a vector check: kept apart from [`validate_after_lead`], whose lead needs
-/// registers that a short string would save and restore for nothing.
-#[inline]
-fn validate_short<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError> {
-    match simd::validate_detected::<R>(bytes) {
-        Some(result) => result.map_err(PackedError::pack),
-        None => validate_without_vectors::<R>(bytes),
-    }
-}
-
-/// The shift DFA, where the CPU has no vector level: out of line, so that
-/// [`validate_short`] stays small where it has one, and its error packed to
-/// come back in registers ([`PackedError`]).
-#[cold]
-#[inline(never)]
-fn validate_without_vectors<R: Ruleset>(bytes: &[u8]) -> Result<(), PackedError> {
-    shift::validate_packed::<R>(bytes)
-}
-
-/// [`validate`] for an input of at least [`LEAD_FROM`] bytes in a ruleset
-/// with a vector check, from `from`, where the scalar lead left off; its
-/// error is `R`'s, packed into two words ([`PackedError`]).
-///
-/// The lead itself is inlined into the entry point, so that an error it
-/// finds returns without this call's register saves and with no result
-/// passed through memory. The split pays only because this call returns
-/// its error packed in two registers ([`PackedError`]): with a result that
-/// comes back through memory, the caller's reload stalls and the split is
-/// slower (see `docs/performance.md`, section "The scalar lead").
-#[inline(never)]
-fn validate_after_lead<R: Ruleset>(bytes: &[u8], from: usize) -> Result<(), PackedError> {
-    let pack = |error: Utf8Error| {
-        debug_assert_eq!(error.ruleset, R::TABLES.automaton.label);
-        PackedError::pack(error)
-    };
-    let rest = &bytes[from..];
-    let result = if rest.len() >= simd::BLOCK {
-        simd::validate_detected::<R>(rest)
-    } else {
-        None
-    };
-    result
-        .unwrap_or_else(|| shift::validate::<R>(rest))
-        .map_err(|e| pack(e.offset_by(from)))
-}
-
-/// [`validate`] for a piece of a stream that has been valid so far, where
-/// an error right at the start is no likelier than anywhere else: straight
-/// to the vector check, without the scalar lead.
-#[inline]
-pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
-    if bytes.len() >= SIMD_THRESHOLD
-        && R::TABLES.vector.available
-        && const { R::TABLES.automaton.only_start_accepts() }
-        && let Some(result) = simd::validate_detected::<R>(bytes)
-    {
-        return result;
-    }
-    shift::validate::<R>(bytes)
-}
-
 /// Converts a byte slice to a string slice if it is valid UTF-8 (RFC 3629).
 ///
 /// Same contract as [`core::str::from_utf8`]: on failure the error tells how
@@ -275,8 +150,9 @@ pub(crate) fn validate_piece<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> 
 /// assert_eq!((e.valid_up_to(), e.error_len()), (0, None));
 /// ```
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
-    match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(str_cast::validated(v)),
+    match dispatch::validate::<Rfc3629>(v) {
+        // SAFETY: RFC 3629's validation accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }
@@ -290,8 +166,9 @@ pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
 /// assert_eq!(s, "HELLO");
 /// ```
 pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
-    match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(str_cast::validated_mut(v)),
+    match dispatch::validate::<Rfc3629>(v) {
+        // SAFETY: RFC 3629's validation accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated_mut(v) }),
         Err(e) => Err(e),
     }
 }
@@ -312,7 +189,8 @@ pub fn from_utf8_mut(v: &mut [u8]) -> Result<&mut str, Utf8Error> {
 /// ```
 pub const fn from_utf8_const(v: &[u8]) -> Result<&str, Utf8Error> {
     match Rfc3629::TABLES.automaton.validate_const(v) {
-        Ok(()) => Ok(str_cast::validated(v)),
+        // SAFETY: the RFC 3629 automaton accepted all of `v`: it is UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }
@@ -351,7 +229,8 @@ pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
     use alloc::borrow::Cow;
     match from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
-        Err(error) => Cow::Owned(replace_invalid(bytes, error.valid_up_to())),
+        // SAFETY: `valid_up_to` is from RFC 3629's validation of `bytes`.
+        Err(error) => Cow::Owned(unsafe { replace_invalid(bytes, error.valid_up_to()) }),
     }
 }
 
@@ -375,8 +254,10 @@ pub fn from_utf8_lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn from_utf8_owned(bytes: alloc::vec::Vec<u8>) -> Result<alloc::string::String, FromUtf8Error> {
-    match validate::<Rfc3629>(&bytes) {
-        Ok(()) => Ok(str_cast::validated_string(bytes)),
+    match dispatch::validate::<Rfc3629>(&bytes) {
+        // SAFETY: RFC 3629's validation accepted the whole vector: it is
+        // UTF-8.
+        Ok(()) => Ok(unsafe { str_cast::validated_string(bytes) }),
         Err(error) => Err(FromUtf8Error { bytes, error }),
     }
 }
@@ -400,22 +281,29 @@ pub fn from_utf8_owned(bytes: alloc::vec::Vec<u8>) -> Result<alloc::string::Stri
 pub fn from_utf8_lossy_owned(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
     match from_utf8_owned(bytes) {
         Ok(text) => text,
-        Err(e) => replace_invalid(e.as_bytes(), e.utf8_error().valid_up_to()),
+        // SAFETY: `valid_up_to` is from RFC 3629's validation of the bytes
+        // the error gives back.
+        Err(e) => unsafe { replace_invalid(e.as_bytes(), e.utf8_error().valid_up_to()) },
     }
 }
 
 /// `bytes` with each maximal invalid subpart replaced by U+FFFD, given that
 /// the first `valid_up_to` bytes are valid: the validation that found the
 /// first error is not repeated over them.
+///
+/// # Safety
+///
+/// `bytes[..valid_up_to]` must be UTF-8: `valid_up_to` is the one that RFC
+/// 3629's validation of `bytes` reported.
 #[cfg(feature = "alloc")]
-fn replace_invalid(bytes: &[u8], valid_up_to: usize) -> alloc::string::String {
+unsafe fn replace_invalid(bytes: &[u8], valid_up_to: usize) -> alloc::string::String {
     let (valid, rest) = bytes.split_at(valid_up_to);
     // Room for the input and one replacement character (three bytes) for a
     // one-byte error, the common case in text that is mostly right.
     let mut text = alloc::string::String::with_capacity(bytes.len() + 2);
-    // `valid_up_to` is where the last complete sequence before the error
-    // ends: the RFC 3629 automaton accepts the bytes before it.
-    text.push_str(str_cast::validated(valid));
+    // SAFETY: the caller guarantees that the bytes before `valid_up_to` are
+    // UTF-8.
+    text.push_str(unsafe { str_cast::validated(valid) });
     for chunk in utf8_chunks(rest) {
         text.push_str(chunk.valid());
         if !chunk.invalid().is_empty() {

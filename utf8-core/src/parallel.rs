@@ -40,8 +40,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::automaton::Progress;
-use crate::ruleset::Ruleset;
-use crate::{Rfc3629, Utf8Error};
+use crate::dispatch::shortcut;
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
 
 /// The most states, the dead one included, that a [`Summary`] has room for.
 pub const CAPACITY: usize = 16;
@@ -325,7 +326,7 @@ impl<R: Ruleset> Summary<R> {
             return head;
         }
         if by_shortcut {
-            let tail = match crate::shortcut::resume::<R>(rest) {
+            let tail = match shortcut::resume::<R>(rest) {
                 Ok(Progress { state, last_accept }) => Entry {
                     last_accept,
                     end: End::In(state),
@@ -464,7 +465,9 @@ pub fn chunk_len(len: usize) -> usize {
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn from_utf8(v: &[u8]) -> Result<&str, Utf8Error> {
     match validate::<Rfc3629>(v) {
-        Ok(()) => Ok(crate::str_cast::validated(v)),
+        // SAFETY: `validate::<Rfc3629>` accepted all of `v`, with the same
+        // result as `crate::from_utf8`: it is UTF-8.
+        Ok(()) => Ok(unsafe { crate::str_cast::validated(v) }),
         Err(e) => Err(e),
     }
 }

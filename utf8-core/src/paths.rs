@@ -8,60 +8,29 @@
 //! Public for the workspace's tests, fuzz targets and benchmarks, and hidden
 //! from the docs: not part of the stable API; it may change in any release.
 
-use crate::cpu::Level;
-use crate::ruleset::Ruleset;
+use crate::dispatch::{self, shortcut};
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
 use crate::simd;
-use crate::{Rfc3629, Utf8Error, shift, shortcut};
 
-/// A validation path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// The class-table automaton, one byte at a time (what `from_utf8_const` runs).
-    Automaton,
-    /// The shift DFA with its ASCII skip (inputs under
-    /// [`crate::SIMD_THRESHOLD`] where the CPU has no vector level).
-    Shift,
-    /// The vectorised check at a level, then the automaton for the exact error.
-    Simd(Level),
-}
-
-impl Path {
-    /// Every path, whether or not this CPU runs it.
-    pub const ALL: [Path; 7] = [
-        Path::Automaton,
-        Path::Shift,
-        Path::Simd(Level::Portable),
-        Path::Simd(Level::Sse41),
-        Path::Simd(Level::Avx2),
-        Path::Simd(Level::Avx512),
-        Path::Simd(Level::Neon),
-    ];
-}
+pub use crate::dispatch::Path;
 
 /// Any ruleset on `path`: the vector levels give `None` where `R` has no
 /// vector check of its own (see [`by_utf8_shortcut`] for those that run on
 /// RFC 3629's).
 pub fn ruleset<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    run::<R>(path, bytes)
-}
-
-fn run<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    match path {
-        Path::Automaton => Some(R::TABLES.automaton.validate_const(bytes)),
-        Path::Shift => Some(shift::validate::<R>(bytes)),
-        Path::Simd(level) => simd::validate_at::<R>(level, bytes),
-    }
+    dispatch::validate_on::<R>(path, bytes)
 }
 
 /// RFC 3629 UTF-8 on `path`.
 pub fn rfc3629(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    run::<Rfc3629>(path, bytes)
+    dispatch::validate_on::<Rfc3629>(path, bytes)
 }
 
 /// The 31-bit legacy form on `path`.
 #[cfg(feature = "legacy-31bit")]
 pub fn legacy31(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    run::<crate::legacy31::Legacy31>(path, bytes)
+    dispatch::validate_on::<crate::dialects::legacy31::Legacy31>(path, bytes)
 }
 
 /// A ruleset with the UTF-8 shortcut (CESU-8, modified UTF-8, WTF-8, or a
@@ -70,7 +39,7 @@ pub fn legacy31(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
 /// otherwise); `None` where this build or CPU cannot run `path` or `R` has
 /// no shortcut. For measuring and testing the dialects at each vector level.
 pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
-    if !R::TABLES.shortcut.available || run::<Rfc3629>(path, &[]).is_none() {
+    if !R::TABLES.shortcut.available || dispatch::validate_on::<Rfc3629>(path, &[]).is_none() {
         return None;
     }
     Some(shortcut::validate_with::<R>(
@@ -85,7 +54,7 @@ pub fn by_utf8_shortcut<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(
 /// stops (`cesu8`, `wtf8`). For measuring each dialect at each vector level.
 pub fn dispatched<R: Ruleset>(path: Path, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     if R::TABLES.vector.available && !R::TABLES.shortcut_first() {
-        run::<R>(path, bytes)
+        dispatch::validate_on::<R>(path, bytes)
     } else {
         by_utf8_shortcut::<R>(path, bytes)
     }

@@ -2,8 +2,9 @@
 //! validation path is written once, generic over the ruleset, and each
 //! instance sees its tables as constants.
 
-use crate::Utf8Error;
 use crate::derived::Tables;
+use crate::error::{PackedError, RulesetLabel, Utf8Error};
+use crate::tables;
 
 /// The integer types that shift-DFA rows come in.
 #[doc(hidden)]
@@ -94,7 +95,24 @@ pub trait Ruleset {
     where
         Self: Sized,
     {
-        crate::validate::<Self>(bytes)
+        crate::dispatch::validate::<Self>(bytes)
+    }
+}
+
+/// RFC 3629 UTF-8: the ruleset of [`from_utf8`](crate::from_utf8), and the default of every
+/// generic type here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rfc3629;
+crate::ruleset!(@impl Rfc3629, RulesetLabel::RFC3629, tables::rfc3629);
+crate::ruleset!(@inherent pub Rfc3629);
+
+// Here rather than beside `PackedError`, so that the error types need not
+// know what a ruleset is.
+impl PackedError {
+    /// The error under ruleset `R`, the one it was found under.
+    #[inline]
+    pub(crate) fn unpack_as<R: Ruleset>(self) -> Utf8Error {
+        self.unpack(R::TABLES.automaton.label)
     }
 }
 

@@ -3,8 +3,7 @@
 //! the CPU has no vector level or the ruleset's check a pairing term, and
 //! for the scalar lead of longer ones.
 
-use crate::Utf8Error;
-use crate::error::PackedError;
+use crate::error::{PackedError, Utf8Error};
 use crate::ruleset::{Ruleset, ShiftRow};
 
 /// Bytes per step of the ASCII skip and per check for the dead state.
@@ -115,9 +114,9 @@ pub(crate) enum Walked {
 /// Steps the DFA of `R` over `bytes` from `from`, where it is in its start
 /// state: through at least `window` bytes, 16 at a time as [`validate`]
 /// does, then on to the next point where it is back in its start state.
-/// The UTF-8 shortcut (`crate::shortcut`) hands it the text around the
-/// sequences where a dialect and UTF-8 part; the exact error if the DFA
-/// dies.
+/// The UTF-8 shortcut (`crate::dispatch::shortcut`) hands it the text
+/// around the sequences where a dialect and UTF-8 part; the exact error if
+/// the DFA dies.
 #[inline]
 pub(crate) fn walk<R: Ruleset>(
     bytes: &[u8],

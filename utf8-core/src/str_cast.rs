@@ -1,44 +1,62 @@
 //! The one place where validated bytes become `str` or `String` without a
-//! second check.
+//! second check. Each function is `unsafe`: the validation happened at the
+//! call site, so the call site is where it is shown.
 
-/// `bytes` as `&str`; the caller has just validated it against RFC 3629.
+/// `bytes` as `&str`.
+///
+/// # Safety
+///
+/// `bytes` must be UTF-8: in this crate, bytes that the RFC 3629 automaton
+/// (or a vector check proved equal to it) accepted. That automaton's
+/// language is exactly UTF-8 (checked against `core::str::from_utf8` on
+/// every 1-3 byte string and by the differential tests).
 #[inline(always)]
-pub(crate) const fn validated(bytes: &[u8]) -> &str {
-    // SAFETY: every caller passes bytes that the RFC 3629 automaton accepted,
-    // and that automaton's language is exactly UTF-8 (checked against
-    // `core::str::from_utf8` on every 1-3 byte string and by the differential
-    // tests), which is what `str` requires.
+pub(crate) const unsafe fn validated(bytes: &[u8]) -> &str {
+    // SAFETY: the caller guarantees that `bytes` is UTF-8, which is all
+    // `str` requires.
     unsafe { core::str::from_utf8_unchecked(bytes) }
 }
 
-/// `bytes` as `&str`; the caller has just validated it against the
-/// language of a ruleset's UTF-8 shortcut (`simd::ShortcutLanguage`).
+/// `bytes` as `&str`, for bytes in the language of a ruleset's UTF-8
+/// shortcut (`simd::ShortcutLanguage`).
+///
+/// # Safety
+///
+/// `bytes` must be in the language of a ruleset's UTF-8 shortcut, checked
+/// by that language's vector check or automaton. A shortcut language is
+/// RFC 3629's minimal automaton with the forbidden bytes sent to the dead
+/// state (`utf8_spec::utf8_shortcut::Utf8Shortcut::language`, tested against
+/// `core::str::from_utf8` there), so it accepts a subset of UTF-8, and its
+/// vector check was proved to accept exactly that automaton's language.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-pub(crate) fn validated_by_shortcut_language(bytes: &[u8]) -> &str {
+pub(crate) unsafe fn validated_by_shortcut_language(bytes: &[u8]) -> &str {
     debug_assert!(core::str::from_utf8(bytes).is_ok());
-    // SAFETY: a shortcut language is RFC 3629's minimal automaton with the
-    // forbidden bytes sent to the dead state (`utf8_spec::utf8_shortcut::
-    // Utf8Shortcut::language`, tested against `core::str::from_utf8` there),
-    // so it accepts a subset of UTF-8, and its vector check was proved to
-    // accept exactly that automaton's language: the bytes are UTF-8.
+    // SAFETY: the caller guarantees that `bytes` is in a shortcut language,
+    // a subset of UTF-8.
     unsafe { core::str::from_utf8_unchecked(bytes) }
 }
 
-/// `bytes` as `&mut str`; the caller has just validated it against RFC 3629.
+/// `bytes` as `&mut str`.
+///
+/// # Safety
+///
+/// As for [`validated`]: `bytes` must be UTF-8.
 #[inline(always)]
-pub(crate) fn validated_mut(bytes: &mut [u8]) -> &mut str {
-    // SAFETY: as in `validated`: the RFC 3629 automaton accepted these bytes.
+pub(crate) unsafe fn validated_mut(bytes: &mut [u8]) -> &mut str {
+    // SAFETY: the caller guarantees that `bytes` is UTF-8.
     unsafe { core::str::from_utf8_unchecked_mut(bytes) }
 }
 
-/// `bytes` as a `String` in the same allocation; the caller has just
-/// validated them against RFC 3629.
+/// `bytes` as a `String` in the same allocation.
+///
+/// # Safety
+///
+/// As for [`validated`]: the whole vector must be UTF-8.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-pub(crate) fn validated_string(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
-    // SAFETY: as in `validated`: the caller has just run the RFC 3629
-    // automaton over exactly these bytes (the whole vector) and it accepted
-    // them, so they are UTF-8, which is all `String` requires of its buffer.
+pub(crate) unsafe fn validated_string(bytes: alloc::vec::Vec<u8>) -> alloc::string::String {
+    // SAFETY: the caller guarantees that the whole vector is UTF-8, which is
+    // all `String` requires of its buffer.
     unsafe { alloc::string::String::from_utf8_unchecked(bytes) }
 }

@@ -4,9 +4,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::automaton::Progress;
-use crate::ruleset::Ruleset;
+use crate::dispatch::{self, shortcut};
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
 use crate::simd::{self, BLOCK};
-use crate::{Rfc3629, Utf8Error};
 
 /// Validates a stream piece by piece, with the errors one-shot validation
 /// would give for the whole stream.
@@ -124,7 +125,7 @@ impl<R: Ruleset> Validator<R> {
         let rest = &piece[from..];
         let (whole, last) = rest.split_at(last_sequence_start::<R>(rest));
         if !whole.is_empty() {
-            match crate::validate_piece::<R>(whole) {
+            match dispatch::validate_piece::<R>(whole) {
                 Ok(()) => {
                     self.state = automaton.start;
                     self.valid_up_to = self.read + whole.len();
@@ -209,9 +210,10 @@ impl<R: Ruleset> Validator<R> {
         skipped
     }
 
-    /// [`update`](Self::update) by the UTF-8 shortcut (`crate::shortcut`):
-    /// the automaton finishes what the last piece left open, until it is
-    /// back in its start state, where the shortcut can take over.
+    /// [`update`](Self::update) by the UTF-8 shortcut
+    /// (`crate::dispatch::shortcut`): the automaton finishes what the last
+    /// piece left open, until it is back in its start state, where the
+    /// shortcut can take over.
     fn update_by_utf8(&mut self, piece: &[u8]) -> Result<(), Utf8Error> {
         let from = self.back_to_start(piece)?;
         if self.state != R::TABLES.automaton.start {
@@ -223,7 +225,7 @@ impl<R: Ruleset> Validator<R> {
         // an error and pay for locating.
         let rest = &piece[from..];
         let (whole, last) = rest.split_at(last_sequence_start::<Rfc3629>(rest));
-        match crate::shortcut::resume::<R>(whole) {
+        match shortcut::resume::<R>(whole) {
             Ok(progress) => self.record(whole.len(), Ok(progress))?,
             // `whole` starts at a sequence boundary, where the stream so far
             // is valid: its positions are the stream's, offset.

@@ -9,7 +9,7 @@
 //! surrogate there, and `error_len` must say so: `None` exactly when some
 //! completion converts.
 
-use crate::Utf8Error;
+use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
 /// Whether a lead surrogate immediately followed by a trail surrogate

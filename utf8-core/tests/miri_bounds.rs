@@ -13,7 +13,7 @@
 //! `.ci/miri` runs this file once per x86 level, choosing the level with
 //! target features (under Miri, `is_x86_feature_detected!` says what the
 //! enabled target features say), and names the level it expects in
-//! `UTF8_MIRI_LEVEL`, which the first test holds `simd::level()` to. A
+//! `UTF8_MIRI_LEVEL`, which the first test holds `cpu::level()` to. A
 //! plain `cargo test` runs it too, natively (with the `legacy-31bit` and
 //! `rayon` features, which a workspace build turns on): then only the
 //! answers are checked, and every path the CPU has is forced.
@@ -70,8 +70,8 @@ use std::slice;
 
 use catalogue::{BLOCK, Case, Placement, Spot, Suite};
 use oracles::std_verdict;
+use utf8_core::cpu::{self, Level};
 use utf8_core::paths::{self, Path};
-use utf8_core::simd::{self, Level};
 
 // ---------------------------------------------------------------------------
 // Slices that are whole allocations.
@@ -265,7 +265,7 @@ fn layered_sample() -> impl Iterator<Item = (Case, Vec<u8>, Vec<Spot>)> {
 
 #[test]
 fn the_vector_level_that_runs_is_the_one_the_target_features_ask_for() {
-    let level = simd::level();
+    let level = cpu::level();
     if let Ok(expected) = std::env::var("UTF8_MIRI_LEVEL") {
         assert_eq!(format!("{level:?}"), expected);
     }
@@ -281,14 +281,14 @@ fn the_vector_level_that_runs_is_the_one_the_target_features_ask_for() {
             ),
         ];
         for (level, enabled) in enabled {
-            assert_eq!(simd::supports(level), enabled, "{level:?}");
+            assert_eq!(cpu::supports(level), enabled, "{level:?}");
         }
     }
     // A level that is supported is one that a forced path really runs.
     let input = "é".repeat(100);
     for level in [Level::Sse41, Level::Avx2, Level::Avx512, Level::Neon] {
         let ran = paths::rfc3629(Path::Simd(level), input.as_bytes());
-        assert_eq!(ran.is_some(), simd::supports(level), "{level:?}");
+        assert_eq!(ran.is_some(), cpu::supports(level), "{level:?}");
         assert_eq!(ran.unwrap_or(Ok(())), Ok(()), "{level:?}");
     }
 }

@@ -70,17 +70,14 @@
 //!
 //! Public for the workspace's tests, fuzz targets and benchmarks, and hidden
 //! from the docs: not part of the stable API; it may change in any release.
-//! [`crate::cpu`] is the documented way to ask which level runs; `Level`,
-//! `level` and `supports` stay re-exported here for the code that named them
-//! here first.
+//! Which level runs is [`crate::cpu`]'s to say.
 
 use core::marker::PhantomData;
 
-use crate::Utf8Error;
 use crate::automaton::Automaton;
-pub use crate::cpu::{Level, level, supports};
+use crate::cpu::{Level, level, supports};
 use crate::derived::VectorTables;
-use crate::error::PackedError;
+use crate::error::{PackedError, Utf8Error};
 use crate::ruleset::Ruleset;
 
 pub(crate) mod blocks;

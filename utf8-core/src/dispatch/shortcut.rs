@@ -24,12 +24,13 @@
 //! otherwise (and on the paths without vectors) it is RFC 3629's check and
 //! then the scan.
 
+use super::Path;
 use crate::automaton::Progress;
-use crate::paths::{self, Path};
-use crate::ruleset::Ruleset;
+use crate::error::Utf8Error;
+use crate::ruleset::{Rfc3629, Ruleset};
+use crate::scan;
 use crate::shift::{self, Walked};
 use crate::simd::{self, ShortcutLanguage, VectorLanguage};
-use crate::{Rfc3629, Utf8Error, scan};
 
 /// Which checks the shortcut runs, and where.
 #[derive(Clone, Copy, Debug)]
@@ -39,8 +40,8 @@ pub(crate) enum Via {
     OneShot,
     /// A stream's piece at the level detected, straight to the vector check.
     Piece,
-    /// The path that `paths` names, for tests and benchmarks; the caller
-    /// has made sure that this CPU runs it.
+    /// The path that `crate::paths` names, for tests and benchmarks; the
+    /// caller has made sure that this CPU runs it.
     Path(Path),
 }
 
@@ -61,9 +62,9 @@ impl Via {
     #[inline(always)]
     fn utf8(self, bytes: &[u8]) -> Result<(), Utf8Error> {
         match self {
-            Via::OneShot => crate::validate::<Rfc3629>(bytes),
-            Via::Piece => crate::validate_piece::<Rfc3629>(bytes),
-            Via::Path(path) => match paths::ruleset::<Rfc3629>(path, bytes) {
+            Via::OneShot => super::validate::<Rfc3629>(bytes),
+            Via::Piece => super::validate_piece::<Rfc3629>(bytes),
+            Via::Path(path) => match super::validate_on::<Rfc3629>(path, bytes) {
                 Some(result) => result,
                 None => unreachable!("the caller checked that this CPU runs {path:?}"),
             },
@@ -243,9 +244,9 @@ fn resume_with<R: Ruleset>(bytes: &[u8], via: Via) -> Result<Progress, Utf8Error
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cesu8::Cesu8;
-    use crate::mutf8::Mutf8;
-    use crate::wtf8::Wtf8;
+    use crate::dialects::cesu8::Cesu8;
+    use crate::dialects::mutf8::Mutf8;
+    use crate::dialects::wtf8::Wtf8;
     use alloc::vec::Vec;
 
     /// A lead and a trail surrogate (U+1F600 in CESU-8), and a lone lead
