@@ -16,6 +16,10 @@
 //! install from source; the same test fails when the command's flags change
 //! and they are not regenerated.
 //!
+//! `inlining` checks the code shapes that `utf8-core`'s speed depends on
+//! (which functions stay out of line, which are inlined, each x86 level's
+//! main loop's instructions a block) in a release build's machine code.
+//!
 //! `playground` builds the learner's page's engine, `utf8-playground` as
 //! WebAssembly, into `docs/playground/engine.js`; the same test fails when
 //! the engine's sources change and it is not rebuilt.
@@ -29,6 +33,7 @@ pub mod bench;
 pub mod book;
 mod cli_docs;
 mod derivation;
+pub mod inlining;
 pub mod playground;
 
 /// The workspace root (the parent of this crate's directory).

@@ -16,6 +16,10 @@
 //!   UTF-8, WTF-8) with its ratios to RFC 3629 on the same text; `--quick`
 //!   measures briefly.
 //! - `bench --report`: print that table from the last run without running.
+//! - `inlining`: build a release probe of `utf8-core` and check, in its
+//!   machine code, which functions stay out of line, which are inlined, and
+//!   each x86 level's main loop's instructions a 64-byte block, against the
+//!   expectations in `xtask/src/inlining.rs`; exit status 1 when one fails.
 //!
 //! Exit status: 0 done, 1 stale files found by `--check` (or the benchmarks
 //! or the playground's build failed), 2 usage error, 3 a file could not be
@@ -23,7 +27,7 @@
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask book | cargo xtask playground | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report";
+const USAGE: &str = "usage: cargo xtask codegen [--check] | cargo xtask book | cargo xtask playground | cargo xtask bench [--quick] [FILTER] | cargo xtask bench --report | cargo xtask inlining";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
             }
         }
         ["bench", rest @ ..] => xtask::bench::run(&root, rest),
+        ["inlining"] => xtask::inlining::run(&root),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
