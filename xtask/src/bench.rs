@@ -1,11 +1,13 @@
 //! `cargo xtask bench`: run the criterion benchmarks and summarise them as
 //! GB/s per input and contender, with ratios from the same run, in one table
-//! (`table`) headed by the CPU it ran on.
+//! (`table`) headed by the CPU it ran on; and draw the main contenders on a
+//! few groups of inputs as `bench/chart.svg` (`chart`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod chart;
 mod dialects;
 mod table;
 
@@ -160,13 +162,18 @@ pub fn cxx_found() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The report: the machine, what the abbreviations mean, the table.
-pub fn report(measurements: &[Measurement], cpu: &str) -> String {
-    let validate: Vec<Measurement> = measurements
+/// The validate benchmark's measurements, without the dialects'.
+fn validate_only(measurements: &[Measurement]) -> Vec<Measurement> {
+    measurements
         .iter()
         .filter(|m| !dialects::is_dialect_input(&m.input))
         .cloned()
-        .collect();
+        .collect()
+}
+
+/// The report: the machine, what the abbreviations mean, the table.
+pub fn report(measurements: &[Measurement], cpu: &str) -> String {
+    let validate = validate_only(measurements);
     let mut dialect_tables = String::new();
     for (title, table) in dialects::tables(measurements) {
         let _ = write!(
@@ -229,6 +236,13 @@ impl<'a> Mode<'a> {
     }
 }
 
+/// The file beside `bench.log` that keeps the command of the last run, for
+/// the chart that `--report` draws from it.
+const COMMAND_FILE: &str = "bench-command.txt";
+
+/// What the chart says measured it when no run recorded its command.
+const UNRECORDED: &str = "an earlier run, its command not recorded";
+
 /// Criterion's times for `--quick`, in seconds: warm-up, measurement.
 const QUICK: [&str; 4] = ["--warm-up-time", "0.1", "--measurement-time", "0.3"];
 
@@ -274,8 +288,14 @@ fn run_criterion(
 }
 
 /// Runs the benchmarks into `target`'s `criterion/`, which is cleared first:
-/// ratios are only meaningful within one run.
-fn run_benchmarks(root: &Path, target: &Path, mode: &Mode) -> Result<(), (u8, String)> {
+/// ratios are only meaningful within one run. `command` (how this run was
+/// asked for) goes beside the log.
+fn run_benchmarks(
+    root: &Path,
+    target: &Path,
+    mode: &Mode,
+    command: &str,
+) -> Result<(), (u8, String)> {
     let criterion_dir = target.join("criterion");
     if let Err(e) = std::fs::remove_dir_all(&criterion_dir)
         && e.kind() != std::io::ErrorKind::NotFound
@@ -286,6 +306,9 @@ fn run_benchmarks(root: &Path, target: &Path, mode: &Mode) -> Result<(), (u8, St
     let log = std::fs::create_dir_all(target)
         .and_then(|()| std::fs::File::create(&log_path))
         .map_err(|e| (3, format!("cannot create {}: {e}", log_path.display())))?;
+    let command_path = target.join(COMMAND_FILE);
+    std::fs::write(&command_path, format!("{command}\n"))
+        .map_err(|e| (3, format!("cannot write {}: {e}", command_path.display())))?;
     let cpp = cxx_found();
     if !cpp {
         eprintln!(
@@ -313,7 +336,43 @@ fn run_benchmarks(root: &Path, target: &Path, mode: &Mode) -> Result<(), (u8, St
     .map_err(failed)
 }
 
-/// `cargo xtask bench ARGS`: run (unless `--report`), then print the table.
+/// Draws the chart of `measurements` (the validate benchmark's) into
+/// `bench/chart.svg` under `root`; leaves it as it was when the run measured
+/// none of its inputs.
+fn write_chart(
+    root: &Path,
+    measurements: &[Measurement],
+    cpu: &str,
+    command: &str,
+) -> Result<(), String> {
+    let groups = chart::groups(measurements);
+    if groups.is_empty() {
+        eprintln!(
+            "no chart: this run measured none of its inputs; {} is left as it was",
+            chart::PATH
+        );
+        return Ok(());
+    }
+    let path = root.join(chart::PATH);
+    std::fs::write(&path, chart::svg(&groups, cpu, command))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {}", chart::PATH);
+    Ok(())
+}
+
+/// The command that measured the results under `target`: `args`' when this
+/// call runs them, else the one the last run recorded.
+fn measured_by(target: &Path, mode: &Mode, args: &[&str]) -> String {
+    match mode {
+        Mode::Run { .. } => chart::command_line(args),
+        Mode::Report => std::fs::read_to_string(target.join(COMMAND_FILE))
+            .map(|c| c.trim().to_owned())
+            .unwrap_or_else(|_| UNRECORDED.to_owned()),
+    }
+}
+
+/// `cargo xtask bench ARGS`: run (unless `--report`), then print the table
+/// and draw the chart.
 pub fn run(root: &Path, args: &[&str]) -> ExitCode {
     let Some(mode) = Mode::parse(args) else {
         eprintln!(
@@ -330,8 +389,9 @@ pub fn run(root: &Path, args: &[&str]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let command = measured_by(&target, &mode, args);
     if mode != Mode::Report
-        && let Err((status, e)) = run_benchmarks(root, &target, &mode)
+        && let Err((status, e)) = run_benchmarks(root, &target, &mode, &command)
     {
         eprintln!("xtask: {e}");
         return ExitCode::from(status);
@@ -345,8 +405,16 @@ pub fn run(root: &Path, args: &[&str]) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    print!("{}", report(&measurements, &this_cpu()));
-    ExitCode::SUCCESS
+    let cpu = this_cpu();
+    print!("{}", report(&measurements, &cpu));
+    let validate = validate_only(&measurements);
+    match write_chart(root, &validate, &cpu, &command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::from(3)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -402,6 +470,24 @@ mod tests {
                 ("lipsum/Arabic", "utf8-core", 8000, 8.0)
             ]
         );
+    }
+
+    #[test]
+    fn the_chart_names_this_runs_command_or_the_one_the_last_run_recorded() {
+        let target = std::env::temp_dir().join(format!("xtask-command-{}", std::process::id()));
+        let args = ["--quick", "^lipsum/"];
+        let this_run = Mode::parse(&args).unwrap();
+        let command = "cargo xtask bench --quick '^lipsum/'";
+        assert_eq!(measured_by(&target, &this_run, &args), command);
+        assert_eq!(
+            measured_by(&target, &Mode::Report, &["--report"]),
+            UNRECORDED
+        );
+        std::fs::create_dir_all(&target).unwrap();
+        std::fs::write(target.join(COMMAND_FILE), format!("{command}\n")).unwrap();
+        let recorded = measured_by(&target, &Mode::Report, &["--report"]);
+        std::fs::remove_dir_all(&target).unwrap();
+        assert_eq!(recorded, command);
     }
 
     #[test]

@@ -202,7 +202,8 @@ fn cells(spec: &Spec, line: &Line) -> Vec<String> {
     row
 }
 
-fn geomean(values: &[f64]) -> f64 {
+/// The geometric mean of `values` (not empty, all positive).
+pub(crate) fn geomean(values: &[f64]) -> f64 {
     (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
 }
 
