@@ -14,8 +14,11 @@
 //!   per input, contender and vector level with ratios, as one Markdown
 //!   table headed by the CPU, then one table per dialect (CESU-8, modified
 //!   UTF-8, WTF-8) with its ratios to RFC 3629 on the same text; `--quick`
-//!   measures briefly.
-//! - `bench --report`: print that table from the last run without running.
+//!   measures briefly. It also writes `bench/chart.svg`: the main
+//!   contenders' GB/s on a few groups of inputs, named with the CPU and the
+//!   command.
+//! - `bench --report`: print that table from the last run without running,
+//!   and draw `bench/chart.svg` from it again.
 //! - `inlining`: build a release probe of `utf8-core` and check, in its
 //!   machine code, which functions stay out of line, which are inlined, and
 //!   each x86 level's main loop's instructions a 64-byte block, against the
