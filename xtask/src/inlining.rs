@@ -165,7 +165,7 @@ pub fn run(root: &Path) -> ExitCode {
     }
 }
 
-/// What [`check`] found: the lines to print, and how many failed.
+/// What `check` found: the lines to print, and how many failed.
 pub struct Report {
     pub text: String,
     pub failures: usize,
