@@ -4,7 +4,8 @@ use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::dispatch::Rfc3629;
+use crate::ruleset::Ruleset;
 use crate::str_cast;
 
 /// One run of a [`Chunks`] iterator: valid bytes, then the invalid bytes that

@@ -17,9 +17,9 @@ use alloc::vec::Vec;
 
 use crate::chunks::Chunks;
 use crate::error::Utf8Error;
-use crate::from_utf8;
 use crate::ruleset::Ruleset;
 use crate::scan::find;
+use crate::strings::from_utf8;
 pub(crate) use crate::to_str_error::Pairs;
 use crate::to_str_error::to_str_error;
 
@@ -119,7 +119,7 @@ fn four_byte_form(c: u32) -> [u8; 4] {
 /// vector check, rather than trusted with `unsafe`: at the speed of that
 /// check the second pass costs a fraction of the conversion.
 fn into_string(bytes: Vec<u8>) -> String {
-    match crate::from_utf8_owned(bytes) {
+    match crate::strings::from_utf8_owned(bytes) {
         Ok(text) => text,
         Err(e) => unreachable!("a conversion wrote invalid UTF-8: {}", e.utf8_error()),
     }

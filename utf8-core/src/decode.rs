@@ -3,8 +3,9 @@
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
 
+use crate::dispatch::Rfc3629;
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset, Value};
+use crate::ruleset::{Ruleset, Value};
 
 /// An iterator over the values encoded in a byte string, with an error item
 /// for each maximal invalid subpart (or for an incomplete sequence at the end).

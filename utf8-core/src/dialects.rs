@@ -25,33 +25,33 @@ macro_rules! dialect {
         /// is the end of the last complete sequence; `error_len` is the
         /// length of the valid prefix of the failing sequence (at least 1),
         /// or `None` when the input ends inside a sequence.
-        pub fn validate(bytes: &[u8]) -> Result<(), crate::Utf8Error> {
+        pub fn validate(bytes: &[u8]) -> Result<(), crate::error::Utf8Error> {
             $name::validate(bytes)
         }
 
         /// [`validate`] for `const` contexts.
-        pub const fn validate_const(bytes: &[u8]) -> Result<(), crate::Utf8Error> {
+        pub const fn validate_const(bytes: &[u8]) -> Result<(), crate::error::Utf8Error> {
             $name::validate_const(bytes)
         }
 
         /// The values of `bytes`, with an error item for each invalid part;
-        /// see [`crate::Decode`].
-        pub fn decode(bytes: &[u8]) -> crate::Decode<'_, $name> {
-            crate::Decode::new(bytes)
+        /// see [`crate::decode::Decode`].
+        pub fn decode(bytes: &[u8]) -> crate::decode::Decode<'_, $name> {
+            crate::decode::Decode::new(bytes)
         }
 
         /// `bytes` as runs of valid sequences and the invalid bytes that end
-        /// them; see [`crate::Chunks`].
-        pub fn chunks(bytes: &[u8]) -> crate::Chunks<'_, $name> {
-            crate::Chunks::new(bytes)
+        /// them; see [`crate::chunks::Chunks`].
+        pub fn chunks(bytes: &[u8]) -> crate::chunks::Chunks<'_, $name> {
+            crate::chunks::Chunks::new(bytes)
         }
 
-        /// A streaming validator for this dialect's type; see [`crate::Validator`].
-        pub type Validator = crate::Validator<$name>;
+        /// A streaming validator for this dialect's type; see [`crate::stream::Validator`].
+        pub type Validator = crate::stream::Validator<$name>;
 
         /// A streaming validator at the start of a stream.
         pub const fn validator() -> Validator {
-            crate::Validator::for_ruleset()
+            crate::stream::Validator::for_ruleset()
         }
     };
 }
@@ -83,7 +83,7 @@ pub mod cesu8 {
     /// CESU-8 as UTF-8 text: borrowed when `bytes` are already UTF-8 (no
     /// surrogate pair in them), otherwise with each pair, six bytes, written
     /// as its character's four. `from_cesu8` of the `cesu8` crate, with
-    /// [`Utf8Error`](crate::Utf8Error)s that name CESU-8; a four-byte form is
+    /// [`Utf8Error`](crate::error::Utf8Error)s that name CESU-8; a four-byte form is
     /// an error here wherever it is (UTR #26 has none).
     ///
     /// ```
@@ -97,7 +97,7 @@ pub mod cesu8 {
     /// ```
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
-    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::Utf8Error> {
+    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::error::Utf8Error> {
         crate::convert::to_str::<Cesu8>(bytes, crate::convert::Java::No)
     }
 
@@ -182,7 +182,7 @@ pub mod mutf8 {
     /// ```
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
-    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::Utf8Error> {
+    pub fn to_str(bytes: &[u8]) -> Result<alloc::borrow::Cow<'_, str>, crate::error::Utf8Error> {
         crate::convert::to_str::<Mutf8>(bytes, crate::convert::Java::Yes)
     }
 
@@ -253,9 +253,9 @@ pub mod wtf8 {
     /// let e = wtf8::to_str(b"a\xED\xB8").unwrap_err();
     /// assert_eq!((e.valid_up_to(), e.error_len()), (1, Some(2)));
     /// ```
-    pub fn to_str(bytes: &[u8]) -> Result<&str, crate::Utf8Error> {
+    pub fn to_str(bytes: &[u8]) -> Result<&str, crate::error::Utf8Error> {
         use crate::to_str_error::{Pairs, to_str_error};
-        let error = match crate::from_utf8(bytes) {
+        let error = match crate::strings::from_utf8(bytes) {
             Ok(text) => return Ok(text),
             Err(error) => error,
         };
@@ -313,7 +313,7 @@ pub mod wtf8 {
     /// assert!(wtf8::encode_wide(b"\xED\xA0\x80\xED\xB0\x80").is_err());
     /// # Ok::<(), utf8_core::Utf8Error>(())
     /// ```
-    pub fn encode_wide(bytes: &[u8]) -> Result<EncodeWide<'_>, crate::Utf8Error> {
+    pub fn encode_wide(bytes: &[u8]) -> Result<EncodeWide<'_>, crate::error::Utf8Error> {
         validate(bytes)?;
         Ok(EncodeWide::new(bytes))
     }
@@ -329,7 +329,7 @@ pub mod wtf8 {
     /// ```
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
-    pub fn to_wide(bytes: &[u8]) -> Result<alloc::vec::Vec<u16>, crate::Utf8Error> {
+    pub fn to_wide(bytes: &[u8]) -> Result<alloc::vec::Vec<u16>, crate::error::Utf8Error> {
         Ok(encode_wide(bytes)?.collect())
     }
 }

@@ -12,11 +12,22 @@
 //! (`crate::paths`).
 
 use crate::cpu::Level;
-use crate::error::{PackedError, Utf8Error};
+use crate::error::{PackedError, RulesetLabel, Utf8Error};
 use crate::ruleset::Ruleset;
-use crate::{shift, simd};
+use crate::{shift, simd, tables};
 
 pub(crate) mod shortcut;
+
+/// RFC 3629 UTF-8: the ruleset of [`from_utf8`](crate::from_utf8), and the default of every
+/// generic type here.
+///
+/// Defined with the dispatch rather than beside the [`Ruleset`] trait: its
+/// validation is this module's, and this module's UTF-8 shortcut checks
+/// other rulesets' inputs with it, so the trait stays below both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rfc3629;
+crate::ruleset!(@impl Rfc3629, RulesetLabel::RFC3629, tables::rfc3629);
+crate::ruleset!(@inherent pub Rfc3629);
 
 /// Inputs shorter than this are one vector of the narrowest level (16
 /// bytes), built in registers (or the shift DFA, where the CPU has no vector
@@ -44,8 +55,11 @@ const SCALAR_LEAD_ASCII: usize = 256;
 /// The fastest path this CPU has for `R`. Inlined into each entry point, so
 /// that a short string pays for one call before the vector code, not a
 /// chain of them.
+///
+/// Public for [`ruleset!`](crate::ruleset!)'s expansion, which writes each
+/// ruleset's [`Ruleset::validate`] as a call of it.
 #[inline(always)]
-pub(crate) fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
+pub fn validate<R: Ruleset>(bytes: &[u8]) -> Result<(), Utf8Error> {
     if bytes.len() >= SIMD_THRESHOLD
         && R::TABLES.vector.available
         && !const { R::TABLES.shortcut_first() }

@@ -2,8 +2,9 @@
 
 use std::io::{self, BufRead, Read};
 
+use crate::dispatch::Rfc3629;
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::ruleset::Ruleset;
 use crate::stream::Validator;
 
 /// The error the first time it is asked for, then the end of the stream.

@@ -40,9 +40,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::automaton::Progress;
+use crate::dispatch::Rfc3629;
 use crate::dispatch::shortcut;
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::ruleset::Ruleset;
 
 /// The most states, the dead one included, that a [`Summary`] has room for.
 pub const CAPACITY: usize = 16;

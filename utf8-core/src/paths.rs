@@ -8,9 +8,10 @@
 //! Public for the workspace's tests, fuzz targets and benchmarks, and hidden
 //! from the docs: not part of the stable API; it may change in any release.
 
+use crate::dispatch::Rfc3629;
 use crate::dispatch::{self, shortcut};
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::ruleset::Ruleset;
 use crate::simd;
 
 pub use crate::dispatch::Path;

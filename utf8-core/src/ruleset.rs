@@ -3,8 +3,7 @@
 //! instance sees its tables as constants.
 
 use crate::derived::Tables;
-use crate::error::{PackedError, RulesetLabel, Utf8Error};
-use crate::tables;
+use crate::error::{PackedError, Utf8Error};
 
 /// The integer types that shift-DFA rows come in.
 #[doc(hidden)]
@@ -90,21 +89,14 @@ pub trait Ruleset {
 
     /// Checks that `bytes` is in the language, on the fastest path this CPU
     /// has for it. Errors mean what they mean for [`crate::from_utf8`].
-    #[inline]
+    ///
+    /// Written by [`ruleset!`](crate::ruleset!), as a call of the dispatch
+    /// that [`crate::from_utf8`] makes: the trait knows the tables, not the
+    /// paths over them, which are built on the trait.
     fn validate(bytes: &[u8]) -> Result<(), Utf8Error>
     where
-        Self: Sized,
-    {
-        crate::dispatch::validate::<Self>(bytes)
-    }
+        Self: Sized;
 }
-
-/// RFC 3629 UTF-8: the ruleset of [`from_utf8`](crate::from_utf8), and the default of every
-/// generic type here.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rfc3629;
-crate::ruleset!(@impl Rfc3629, RulesetLabel::RFC3629, tables::rfc3629);
-crate::ruleset!(@inherent pub Rfc3629);
 
 // Here rather than beside `PackedError`, so that the error types need not
 // know what a ruleset is.
@@ -192,6 +184,11 @@ macro_rules! ruleset {
                     check: $crate::ruleset!(@vector $($tables)::+::utf8_shortcut_language),
                 },
             };
+
+            #[inline]
+            fn validate(bytes: &[u8]) -> ::core::result::Result<(), $crate::Utf8Error> {
+                $crate::__private::validate::<Self>(bytes)
+            }
         }
     };
     (@automaton $label:expr, $($tables:ident)::+) => {

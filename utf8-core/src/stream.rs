@@ -4,9 +4,10 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use crate::automaton::Progress;
+use crate::dispatch::Rfc3629;
 use crate::dispatch::{self, shortcut};
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::ruleset::Ruleset;
 use crate::simd::{self, BLOCK};
 
 /// Validates a stream piece by piece, with the errors one-shot validation

@@ -25,9 +25,10 @@
 //! then the scan.
 
 use super::Path;
+use super::Rfc3629;
 use crate::automaton::Progress;
 use crate::error::Utf8Error;
-use crate::ruleset::{Rfc3629, Ruleset};
+use crate::ruleset::Ruleset;
 use crate::scan;
 use crate::shift::{self, Walked};
 use crate::simd::{self, ShortcutLanguage, VectorLanguage};
