@@ -1,26 +1,20 @@
 //! The `utf8` binary run as a user runs it.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use utf8_spec::explain::{Emit, Format, Stage, StageFormat, emit, render, render_stage};
 use utf8_spec::rulesets::RFC3629;
 
+use common::stdout;
+
 fn utf8(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_utf8"))
         .args(args)
         .output()
         .expect("the utf8 binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "{:?}: {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).expect("the output is UTF-8")
 }
 
 fn stderr(output: &Output) -> String {

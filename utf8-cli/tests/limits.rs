@@ -8,17 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{arg, scratch, utf8_within_ten_seconds as utf8, write};
-
-fn stdout(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "{:?}: {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).expect("the output is UTF-8")
-}
+use common::{arg, scratch, stdout, utf8_within_ten_seconds as utf8, write};
 
 /// The one-line message of a refused spec, after checking its exit status.
 fn refused(output: &Output) -> String {

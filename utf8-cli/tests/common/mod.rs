@@ -65,3 +65,15 @@ pub fn utf8_within_ten_seconds(args: &[&str]) -> Output {
         stderr: stderr.join().expect("stderr read"),
     }
 }
+
+/// The standard output of a command that must have succeeded (its standard
+/// error in the message if it did not).
+pub fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).expect("the output is UTF-8")
+}
