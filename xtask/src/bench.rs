@@ -131,7 +131,13 @@ pub fn describe_cpu(cpuinfo: &str) -> String {
             .join(", ")
     };
     let plural = if cpus == 1 { "" } else { "s" };
-    let mut out = format!("{model} ({cpus} logical CPU{plural})");
+    // A virtual machine's model name may say no more than "Intel(R) Xeon(R)
+    // Processor": the family and model number name the generation.
+    let generation = match (field("cpu family"), field("model")) {
+        (Some(family), Some(number)) => format!(", family {family} model {number}"),
+        _ => String::new(),
+    };
+    let mut out = format!("{model} ({cpus} logical CPU{plural}{generation})");
     if !has.is_empty() {
         out += &format!(", with {}", names(has));
     }
@@ -498,11 +504,11 @@ mod tests {
             describe_cpu(cpuinfo),
             "AMD EPYC (2 logical CPUs), with AVX2, SSE4.1, without AVX-512"
         );
-        let avx512 =
-            "processor : 0\nmodel name : Intel Xeon\nflags : avx512f avx512bw avx2 sse4_1\n";
+        let avx512 = "processor : 0\ncpu family : 6\nmodel : 207\nmodel name : Intel Xeon\n\
+                      flags : avx512f avx512bw avx2 sse4_1\n";
         assert_eq!(
             describe_cpu(avx512),
-            "Intel Xeon (1 logical CPU), with AVX-512, AVX2, SSE4.1"
+            "Intel Xeon (1 logical CPU, family 6 model 207), with AVX-512, AVX2, SSE4.1"
         );
     }
 
