@@ -84,6 +84,7 @@ extern crate std;
 
 mod automaton;
 mod chunks;
+pub mod column;
 #[cfg(feature = "alloc")]
 mod convert;
 pub mod cpu;

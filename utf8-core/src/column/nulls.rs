@@ -1,0 +1,62 @@
+//! The Arrow validity bitmap: which rows are null, and so never checked.
+
+use super::error::{ColumnError, Layout};
+
+/// A validity bitmap in Arrow's layout: bit `offset + row` (least
+/// significant bit first within each byte) is 1 for a row that holds a
+/// value and 0 for a null. A null row may hold any bytes; the checks skip
+/// it.
+///
+/// ```
+/// use utf8_core::column::{Column, Nulls, Offsets};
+/// // Row 1 is null: its invalid byte does not matter.
+/// let column = Offsets::new(&[0i32, 2, 3, 5], b"ok\xFFhi")?.with_nulls(Nulls::new(&[0b101], 0))?;
+/// assert!(column.validate::<utf8_core::Rfc3629>().is_ok());
+/// # Ok::<(), utf8_core::column::ColumnError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Nulls<'a> {
+    bits: &'a [u8],
+    offset: usize,
+}
+
+impl<'a> Nulls<'a> {
+    /// The bitmap whose bit for row 0 is bit `offset` of `bits` (an Arrow
+    /// array's offset, for a sliced array).
+    pub const fn new(bits: &'a [u8], offset: usize) -> Nulls<'a> {
+        Nulls { bits, offset }
+    }
+
+    /// Checks that the bitmap has a bit for each of `rows` rows.
+    pub(crate) fn check(&self, rows: usize) -> Result<(), ColumnError> {
+        let available = self
+            .bits
+            .len()
+            .saturating_mul(8)
+            .saturating_sub(self.offset);
+        if self.offset > self.bits.len().saturating_mul(8) || available < rows {
+            return Err(ColumnError::layout(
+                available.min(rows),
+                Layout::NullsTooShort,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `row` holds a value; `row` is below the row count that
+    /// [`check`](Self::check) accepted.
+    #[inline]
+    pub(crate) fn is_valid(&self, row: usize) -> bool {
+        let bit = self.offset + row;
+        self.bits[bit / 8] >> (bit % 8) & 1 == 1
+    }
+}
+
+/// Whether `row` holds a value under an optional bitmap.
+#[inline]
+pub(crate) fn holds_value(nulls: Option<&Nulls<'_>>, row: usize) -> bool {
+    match nulls {
+        Some(nulls) => nulls.is_valid(row),
+        None => true,
+    }
+}

@@ -1,0 +1,290 @@
+//! Offsets columns: Arrow's `Utf8`, `LargeUtf8`, `Binary` and `LargeBinary`
+//! layout, rows `values[offsets[i]..offsets[i + 1]]`.
+
+use super::error::{ColumnError, Layout};
+use super::gather::{self, Batch, Pushed};
+use super::nulls::{Nulls, holds_value};
+use super::rule::RuleOf;
+use super::{Resume, Rows, per_row};
+use crate::error::Utf8Error;
+use crate::ruleset::Ruleset;
+
+/// The integer types offsets come in: Arrow's `i32` and `i64`, and the
+/// unsigned and `usize` forms other systems use.
+pub trait Offset: Copy + sealed::Sealed {
+    /// The offset as an index, or `None` when it is negative or does not
+    /// fit in `usize`.
+    fn to_index(self) -> Option<usize>;
+    /// The offset of an index, or `None` when it does not fit.
+    #[doc(hidden)]
+    fn from_index(index: usize) -> Option<Self>;
+    #[doc(hidden)]
+    /// The offset as an index once [`to_index`](Offset::to_index) has said
+    /// it is one: a plain conversion, with no test.
+    fn index(self) -> usize;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! offset {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Offset for $t {
+            #[inline]
+            fn to_index(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+            #[inline]
+            fn from_index(index: usize) -> Option<Self> {
+                <$t>::try_from(index).ok()
+            }
+            #[inline(always)]
+            fn index(self) -> usize {
+                // In range: `Offsets::new` converted every offset with
+                // `to_index` first.
+                self as usize
+            }
+        }
+    )*};
+}
+offset!(i32, i64, u32, u64, usize);
+
+/// A column of `offsets.len() - 1` rows over one values buffer, row `i`
+/// being `values[offsets[i]..offsets[i + 1]]`: Arrow's `Utf8`/`Binary`
+/// (`i32`) and `LargeUtf8`/`LargeBinary` (`i64`) layout.
+///
+/// [`new`](Offsets::new) checks the layout: offsets that do not decrease and
+/// stay within `values`. Bytes of `values` outside
+/// `offsets[0]..offsets[rows]` (a sliced array's neighbours) are never read.
+///
+/// Checked as one run over the values plus one test per row when the
+/// ruleset allows it (see [`Column`](super::Column)): a short string costs
+/// a byte test, not a call.
+///
+/// ```
+/// use utf8_core::column::{Column, Offsets};
+/// let values = "héllo wörld".as_bytes();
+/// let column = Offsets::new(&[0i32, 6, 7, 13], values)?;
+/// assert!(column.validate::<utf8_core::Rfc3629>().is_ok());
+/// // Cut inside "é": each half is invalid, though together they are not.
+/// let column = Offsets::new(&[0i32, 2, 13], values)?;
+/// let e = column.validate::<utf8_core::Rfc3629>().unwrap_err();
+/// assert_eq!(e.row(), 0);
+/// # Ok::<(), utf8_core::column::ColumnError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Offsets<'a, O: Offset> {
+    offsets: &'a [O],
+    values: &'a [u8],
+    nulls: Option<Nulls<'a>>,
+}
+
+impl<'a, O: Offset> Offsets<'a, O> {
+    /// The column, once its offsets are checked: at least one, none
+    /// negative, none less than the one before, none past the end of
+    /// `values`. The error names the row whose end is at fault (row 0 for
+    /// the first offset).
+    pub fn new(offsets: &'a [O], values: &'a [u8]) -> Result<Offsets<'a, O>, ColumnError> {
+        let Some(&first) = offsets.first() else {
+            return Err(ColumnError::layout(0, Layout::NoOffsets));
+        };
+        // Offsets converted by a plain cast keep their order in `usize` when
+        // the type is no wider (a negative one becomes larger than any
+        // buffer): then the first in range, none below the one before and
+        // the last within `values` put every one in range. A fold with no
+        // early exit, so that it runs a vector at a time.
+        let fits = size_of::<O>() <= size_of::<usize>();
+        let in_order = !offsets
+            .windows(2)
+            .fold(false, |any, pair| any | (pair[1].index() < pair[0].index()));
+        let last = offsets[offsets.len() - 1];
+        if !(fits && first.to_index().is_some() && in_order && last.index() <= values.len()) {
+            first_malformed(offsets, values.len())?;
+        }
+        Ok(Offsets {
+            offsets,
+            values,
+            nulls: None,
+        })
+    }
+
+    /// The column with a null bitmap: null rows are not checked.
+    pub fn with_nulls(self, nulls: Nulls<'a>) -> Result<Offsets<'a, O>, ColumnError> {
+        nulls.check(self.rows())?;
+        Ok(Offsets {
+            nulls: Some(nulls),
+            ..self
+        })
+    }
+
+    /// The offsets.
+    pub fn offsets(&self) -> &'a [O] {
+        self.offsets
+    }
+
+    /// The values buffer.
+    pub fn values(&self) -> &'a [u8] {
+        self.values
+    }
+
+    #[inline(always)]
+    fn at(&self, row: usize) -> usize {
+        self.offsets[row].index()
+    }
+}
+
+/// The first offset at fault, converted one at a time: where the vector
+/// test failed, or for offsets wider than `usize`.
+fn first_malformed<O: Offset>(offsets: &[O], values: usize) -> Result<(), ColumnError> {
+    let mut previous = 0;
+    for (k, offset) in offsets.iter().enumerate() {
+        let row = k.saturating_sub(1);
+        let fault = match offset.to_index() {
+            None => Layout::OffsetOutOfRange,
+            Some(at) if k > 0 && at < previous => Layout::OffsetsDecrease,
+            Some(at) if at > values => Layout::OffsetPastValues,
+            Some(at) => {
+                previous = at;
+                continue;
+            }
+        };
+        return Err(ColumnError::layout(row, fault));
+    }
+    Ok(())
+}
+
+impl<O: Offset> Rows for Offsets<'_, O> {
+    fn rows(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn nulls(&self) -> Option<&Nulls<'_>> {
+        self.nulls.as_ref()
+    }
+
+    #[inline]
+    fn with_row<T>(&self, row: usize, _: &mut usize, f: impl FnOnce(&[u8]) -> T) -> T {
+        f(&self.values[self.at(row)..self.at(row + 1)])
+    }
+
+    #[inline]
+    fn gather(&self, row: usize, _: &mut usize, batch: &mut Batch) -> Pushed {
+        if holds_value(self.nulls.as_ref(), row) {
+            batch.push(&self.values[self.at(row)..self.at(row + 1)])
+        } else {
+            batch.push_null()
+        }
+    }
+
+    fn next_invalid<R: Ruleset>(&self, from: Resume) -> Option<(usize, Utf8Error, Resume)> {
+        let rule = const { RuleOf::<R>::RULE };
+        if rule.first_byte_marks_boundary {
+            next_invalid_in_place::<R, O>(self, from.row)
+        } else if let Some(separator) = rule.separator {
+            gather::next_invalid::<R, Self>(self, from, separator)
+        } else {
+            per_row::<R, Self>(self, from, self.rows())
+        }
+    }
+}
+
+/// How many rows one call checks in place: enough that the call's fixed
+/// cost is spread thin, few enough that an invalid row sends only the rest
+/// of its batch round again.
+const BATCH_ROWS: usize = 1024;
+
+/// The in-place check: each batch of rows as one run, then each row's first
+/// byte. On failure, the first invalid row is found from where the run
+/// stopped, and the search goes on after it.
+fn next_invalid_in_place<R: Ruleset, O: Offset>(
+    column: &Offsets<'_, O>,
+    from: usize,
+) -> Option<(usize, Utf8Error, Resume)> {
+    let rows = column.rows();
+    let mut first = from;
+    while first < rows {
+        let end = rows.min(first + BATCH_ROWS);
+        let (start, stop) = (column.at(first), column.at(end));
+        let run = &column.values[start..stop];
+        // The rows before `checked` lie in a valid run; so does the start
+        // of row `checked` when the run failed inside it, at `limit`.
+        let (checked, limit) = match R::validate(run) {
+            Ok(()) => (end, stop),
+            Err(e) => {
+                let position = start + e.valid_up_to();
+                (row_holding(column, first, end, position), position)
+            }
+        };
+        if let Some(row) = first_misplaced_start::<R, O>(column, first, checked, limit) {
+            // Row `row` starts inside a sequence, so the row before it ends
+            // inside one: one of the two is invalid, unless null.
+            let found = per_row::<R, _>(column, resume(row - 1), row + 1);
+            if found.is_some() {
+                return found;
+            }
+            first = row + 1;
+        } else if checked == end {
+            first = end;
+        } else {
+            // Row `checked` holds the first invalid byte: invalid, unless
+            // null.
+            let found = per_row::<R, _>(column, resume(checked), checked + 1);
+            if found.is_some() {
+                return found;
+            }
+            first = checked + 1;
+        }
+    }
+    None
+}
+
+/// The non-empty row in `first..end` that holds byte `position`.
+fn row_holding<O: Offset>(
+    column: &Offsets<'_, O>,
+    first: usize,
+    end: usize,
+    position: usize,
+) -> usize {
+    let starts = &column.offsets[first + 1..end];
+    first + starts.partition_point(|o| o.index() <= position)
+}
+
+/// The first row in `first + 1..=last` whose start is not a boundary,
+/// given that the run from row `first`'s start to `limit` (at or after row
+/// `last`'s start) was valid. A row that starts at `limit` needs no test:
+/// the valid run ended there, on a boundary.
+#[inline]
+fn first_misplaced_start<R: Ruleset, O: Offset>(
+    column: &Offsets<'_, O>,
+    first: usize,
+    last: usize,
+    limit: usize,
+) -> Option<usize> {
+    let rule = const { RuleOf::<R>::RULE };
+    if last <= first {
+        return None;
+    }
+    let tested = &column.offsets[first + 1..=last];
+    let inner = tested.partition_point(|o| o.index() < limit);
+    let values = &column.values[..limit];
+    let mut misplaced = false;
+    for &offset in &tested[..inner] {
+        // SAFETY: `offset < limit` (the partition above) and `limit <=
+        // values.len()` (the end of a run of the values): in bounds.
+        let byte = unsafe { *values.get_unchecked(offset.index()) };
+        misplaced |= !rule.starts_row(byte);
+    }
+    if !misplaced {
+        return None;
+    }
+    tested[..inner]
+        .iter()
+        .position(|&offset| !rule.starts_row(values[offset.index()]))
+        .map(|i| first + 1 + i)
+}
+
+fn resume(row: usize) -> Resume {
+    Resume { row, at: 0 }
+}

@@ -1,0 +1,102 @@
+//! What a ruleset's automaton proves about where its strings may be cut,
+//! which decides how a column is checked in one pass instead of a call per
+//! row.
+//!
+//! Two facts, computed from the tables at compile time:
+//!
+//! - **The first byte marks a boundary** when the start state is the only
+//!   accepting one and no byte that may follow the start state may also
+//!   follow any other live state. Then, in input the automaton accepts, a
+//!   position is a sequence boundary exactly when the byte there is one
+//!   that may follow the start state; so the values of an offsets column,
+//!   checked as one run, are each valid exactly when that run is valid and
+//!   every row starts on such a byte (or at the run's end). UTF-8's
+//!   continuation bytes `80`–`BF` are what no row may start with.
+//! - **A separator** is a byte that leads from the start state back to it
+//!   and from every other live state to the dead one. Rows copied one after
+//!   another, each followed by it, form a run that is valid exactly when
+//!   each row is: the run can be in no state but the start at a separator,
+//!   so each row goes from the start state to it. That is how views and
+//!   pages, whose rows are not next to each other, are checked in one call.
+//!
+//! A ruleset with neither (WTF-8: after a lead surrogate the input may end,
+//! so another state accepts) is checked a row at a time.
+
+use core::marker::PhantomData;
+
+use crate::automaton::Automaton;
+use crate::ruleset::Ruleset;
+
+/// The facts above for one automaton.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RowRule {
+    /// `starts_row[b]`: in accepted input, a position holding `b` is a
+    /// boundary. Meaningful only when `first_byte_marks_boundary`.
+    pub(crate) starts_row: [bool; 256],
+    pub(crate) first_byte_marks_boundary: bool,
+    /// The set of bytes that never start a row is exactly `80`–`BF`, so
+    /// the test is a signed comparison instead of a table load.
+    pub(crate) utf8_tails: bool,
+    pub(crate) separator: Option<u8>,
+}
+
+impl RowRule {
+    const fn of(automaton: &Automaton) -> RowRule {
+        let states = automaton.accepting.len();
+        let start = automaton.start;
+        let only_start = automaton.only_start_accepts() && automaton.is_accepting(start);
+        let mut starts_row = [false; 256];
+        let mut disjoint = true;
+        let mut utf8_tails = true;
+        let mut separator = None;
+        let mut byte = 0usize;
+        while byte < 256 {
+            let b = byte as u8;
+            let after_start = automaton.next(start, b);
+            let from_start = after_start != automaton.dead;
+            let mut from_other = false;
+            let mut state = 0usize;
+            while state < states {
+                let s = state as u8;
+                if s != start && s != automaton.dead && automaton.next(s, b) != automaton.dead {
+                    from_other = true;
+                }
+                state += 1;
+            }
+            if from_start && from_other {
+                disjoint = false;
+            }
+            starts_row[byte] = !from_other;
+            if from_other != (0x80 <= byte && byte <= 0xBF) {
+                utf8_tails = false;
+            }
+            if separator.is_none() && after_start == start && !from_other {
+                separator = Some(b);
+            }
+            byte += 1;
+        }
+        RowRule {
+            starts_row,
+            first_byte_marks_boundary: only_start && disjoint,
+            utf8_tails,
+            separator: if only_start { separator } else { None },
+        }
+    }
+
+    /// Whether a position holding `byte`, in accepted input, is a boundary.
+    #[inline(always)]
+    pub(crate) fn starts_row(&self, byte: u8) -> bool {
+        if self.utf8_tails {
+            (byte as i8) >= -0x40
+        } else {
+            self.starts_row[byte as usize]
+        }
+    }
+}
+
+/// [`RowRule`] of `R`, as a constant.
+pub(crate) struct RuleOf<R>(PhantomData<R>);
+
+impl<R: Ruleset> RuleOf<R> {
+    pub(crate) const RULE: RowRule = RowRule::of(&R::TABLES.automaton);
+}
