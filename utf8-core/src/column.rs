@@ -53,6 +53,7 @@ use crate::ruleset::Ruleset;
 
 mod error;
 mod gather;
+mod inline;
 #[cfg(feature = "alloc")]
 mod lossy;
 mod nulls;
@@ -94,7 +95,7 @@ mod private {
         fn with_row<T>(&self, row: usize, at: &mut usize, f: impl FnOnce(&[u8]) -> T) -> T;
         /// Copies row `row` into `batch` (or notes it as null), moving the
         /// cursor past it when [`Pushed::Copied`].
-        fn gather(&self, row: usize, at: &mut usize, batch: &mut Batch) -> Pushed;
+        fn gather(&self, row: usize, at: &mut usize, batch: &mut Batch<'_>) -> Pushed;
         /// The first invalid row at or after `from`, with its error and
         /// where to go on from.
         fn next_invalid<R: Ruleset>(&self, from: Resume) -> Option<(usize, Utf8Error, Resume)>;

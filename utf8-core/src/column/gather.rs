@@ -12,20 +12,23 @@ use crate::ruleset::Ruleset;
 /// cache level, checked in one call whose fixed cost is spread over many
 /// rows.
 const CAPACITY: usize = 4096;
-/// Room past the capacity for one fixed-size copy of an inline view.
-const SLACK: usize = 16;
-/// Rows a batch holds at most (its start table's size).
-const MAX_ROWS: usize = 512;
+/// How many bytes a short row's copy moves at once, whatever its length:
+/// one fixed-size load and store instead of a call of `memcpy`.
+const WIDE: usize = 64;
 /// Rows longer than this are checked in place: a call costs them little
 /// next to their length, and copying them would not pay.
 pub(crate) const COPY_LIMIT: usize = 256;
 
-/// Rows copied for one check, and where each starts.
-pub struct Batch {
-    bytes: [u8; CAPACITY + SLACK],
+/// Rows copied for one check, each followed by the separator. Where each
+/// row starts is not kept: the rare failure walks the rows again.
+///
+/// The bytes are borrowed from the caller's stack rather than held, so
+/// that the batch itself is three values the compiler keeps in registers:
+/// the length is not reloaded from memory after each byte stored.
+pub struct Batch<'b> {
+    /// `CAPACITY` bytes of rows, and room for one wide copy past them.
+    bytes: &'b mut [u8; CAPACITY + WIDE],
     len: usize,
-    starts: [u16; MAX_ROWS],
-    count: usize,
     separator: u8,
 }
 
@@ -38,73 +41,43 @@ pub enum Pushed {
     TooLong,
 }
 
-impl Batch {
-    fn new(separator: u8) -> Batch {
+impl<'b> Batch<'b> {
+    fn new(bytes: &'b mut [u8; CAPACITY + WIDE], separator: u8) -> Batch<'b> {
         Batch {
-            bytes: [0; CAPACITY + SLACK],
+            bytes,
             len: 0,
-            starts: [0; MAX_ROWS],
-            count: 0,
             separator,
         }
     }
 
-    fn room(&self, len: usize) -> bool {
-        self.count < MAX_ROWS && self.len + len < CAPACITY
+    fn filled(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 
-    fn note_start(&mut self) {
-        // `len < CAPACITY` fits in `u16` (a const assertion below).
-        self.starts[self.count] = self.len as u16;
-        self.count += 1;
-    }
-
-    /// Copies a row and its separator.
-    #[inline]
-    pub(crate) fn push(&mut self, row: &[u8]) -> Pushed {
-        if row.len() > COPY_LIMIT {
-            return Pushed::TooLong;
+    /// Copies `source[start..start + len]` and a separator; the range is
+    /// within `source`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, source: &[u8], start: usize, len: usize) -> Pushed {
+        let at = self.len;
+        // One test on the common path: a row that fits and may be copied.
+        if at + len >= CAPACITY || len > COPY_LIMIT {
+            return if len > COPY_LIMIT {
+                Pushed::TooLong
+            } else {
+                Pushed::Full
+            };
         }
-        if !self.room(row.len()) {
-            return Pushed::Full;
+        // `at < CAPACITY`: a wide copy fits in the slack, and the bytes it
+        // writes past the row are overwritten by what comes next.
+        match source.get(start..start.wrapping_add(WIDE)) {
+            Some(wide) if len <= WIDE => self.bytes[at..at + WIDE].copy_from_slice(wide),
+            _ => self.bytes[at..at + len].copy_from_slice(&source[start..start + len]),
         }
-        self.note_start();
-        self.bytes[self.len..self.len + row.len()].copy_from_slice(row);
-        self.len += row.len();
-        self.bytes[self.len] = self.separator;
-        self.len += 1;
-        Pushed::Copied
-    }
-
-    /// Copies a row of `len <= 16` bytes held at the start of `data` as one
-    /// fixed-size store, and its separator.
-    #[inline]
-    pub(crate) fn push_inline(&mut self, data: [u8; 16], len: usize) -> Pushed {
-        if !self.room(len) {
-            return Pushed::Full;
-        }
-        self.note_start();
-        // `len < CAPACITY` after `room`, and `SLACK` is 16: in bounds.
-        self.bytes[self.len..self.len + 16].copy_from_slice(&data);
-        self.len += len.min(16);
-        self.bytes[self.len] = self.separator;
-        self.len += 1;
-        Pushed::Copied
-    }
-
-    /// A null row: an entry that takes no bytes, so that entry `k` is row
-    /// `first + k`.
-    #[inline]
-    pub(crate) fn push_null(&mut self) -> Pushed {
-        if self.count == MAX_ROWS {
-            return Pushed::Full;
-        }
-        self.note_start();
+        self.bytes[at + len] = self.separator;
+        self.len = at + len + 1;
         Pushed::Copied
     }
 }
-
-const _: () = assert!(CAPACITY + SLACK <= u16::MAX as usize);
 
 /// The first invalid row at or after `from`, checked by copying.
 pub(crate) fn next_invalid<R: Ruleset, S: Rows + ?Sized>(
@@ -112,7 +85,8 @@ pub(crate) fn next_invalid<R: Ruleset, S: Rows + ?Sized>(
     from: Resume,
     separator: u8,
 ) -> Option<(usize, Utf8Error, Resume)> {
-    let mut batch = Batch::new(separator);
+    let mut bytes = [0; CAPACITY + WIDE];
+    let mut batch = Batch::new(&mut bytes, separator);
     let rows = source.rows();
     let Resume { mut row, mut at } = from;
     let mut batch_from = from;
@@ -122,11 +96,10 @@ pub(crate) fn next_invalid<R: Ruleset, S: Rows + ?Sized>(
             row += 1;
             continue;
         }
-        if let Some(found) = check::<R, S>(source, &batch, batch_from) {
+        if let Some(found) = check::<R, S>(source, batch.filled(), batch_from, row) {
             return Some(found);
         }
         batch.len = 0;
-        batch.count = 0;
         if let Pushed::TooLong = pushed {
             let found = per_row::<R, S>(source, Resume { row, at }, row + 1);
             if found.is_some() {
@@ -139,33 +112,35 @@ pub(crate) fn next_invalid<R: Ruleset, S: Rows + ?Sized>(
         // full for it (a row past `COPY_LIMIT` is never copied).
         batch_from = Resume { row, at };
     }
-    check::<R, S>(source, &batch, batch_from)
+    check::<R, S>(source, batch.filled(), batch_from, rows)
 }
 
-/// Checks a batch; on failure, finds its first invalid row from the entry
-/// where the check stopped (the rows copied before it lie in a valid run,
-/// each ended by a separator, so they are valid).
+/// Checks a batch; on failure, finds its first invalid row from where the
+/// check stopped: the rows copied before that point lie in a valid run,
+/// each ended by a separator, so they are valid.
 fn check<R: Ruleset, S: Rows + ?Sized>(
     source: &S,
-    batch: &Batch,
+    batch: &[u8],
     batch_from: Resume,
+    batch_end: usize,
 ) -> Option<(usize, Utf8Error, Resume)> {
-    let e = R::validate(&batch.bytes[..batch.len]).err()?;
-    let position = e.valid_up_to();
-    let starts = &batch.starts[..batch.count];
-    let entry = starts
-        .partition_point(|&s| usize::from(s) <= position)
-        .saturating_sub(1);
-    let mut at = batch_from.at;
-    for row in batch_from.row..batch_from.row + entry {
-        source.with_row(row, &mut at, |_| ());
+    let e = R::validate(batch).err()?;
+    let stop = e.valid_up_to();
+    // Walk the batch's rows again, as the copy laid them out, to the one
+    // holding byte `stop`.
+    let (mut row, mut at, mut end) = (batch_from.row, batch_from.at, 0);
+    while row < batch_end {
+        let holds_value = super::nulls::holds_value(source.nulls(), row);
+        let mut next = at;
+        let len = source.with_row(row, &mut next, <[u8]>::len);
+        if holds_value {
+            end += len + 1;
+            if end > stop {
+                break;
+            }
+        }
+        row += 1;
+        at = next;
     }
-    per_row::<R, S>(
-        source,
-        Resume {
-            row: batch_from.row + entry,
-            at,
-        },
-        batch_from.row + batch.count,
-    )
+    per_row::<R, S>(source, Resume { row, at }, batch_end)
 }

@@ -170,11 +170,12 @@ impl<O: Offset> Rows for Offsets<'_, O> {
     }
 
     #[inline]
-    fn gather(&self, row: usize, _: &mut usize, batch: &mut Batch) -> Pushed {
+    fn gather(&self, row: usize, _: &mut usize, batch: &mut Batch<'_>) -> Pushed {
         if holds_value(self.nulls.as_ref(), row) {
-            batch.push(&self.values[self.at(row)..self.at(row + 1)])
+            let start = self.at(row);
+            batch.push(self.values, start, self.at(row + 1) - start)
         } else {
-            batch.push_null()
+            Pushed::Copied
         }
     }
 
@@ -269,13 +270,25 @@ fn first_misplaced_start<R: Ruleset, O: Offset>(
     let tested = &column.offsets[first + 1..=last];
     let inner = tested.partition_point(|o| o.index() < limit);
     let values = &column.values[..limit];
-    let mut misplaced = false;
-    for &offset in &tested[..inner] {
+    let byte_at = |offset: O| {
+        debug_assert!(offset.index() < values.len());
         // SAFETY: `offset < limit` (the partition above) and `limit <=
         // values.len()` (the end of a run of the values): in bounds.
-        let byte = unsafe { *values.get_unchecked(offset.index()) };
-        misplaced |= !rule.starts_row(byte);
-    }
+        unsafe { *values.get_unchecked(offset.index()) }
+    };
+    let misplaced = if rule.utf8_tails {
+        // The lowest first byte, as a signed byte: a continuation byte
+        // (`80`-`BF`) is below -64 (`C0`); a minimum costs no branch and
+        // no table.
+        tested[..inner]
+            .iter()
+            .fold(0i8, |lowest, &offset| lowest.min(byte_at(offset) as i8))
+            < -0x40
+    } else {
+        tested[..inner].iter().fold(false, |any, &offset| {
+            any | !rule.starts_row(byte_at(offset))
+        })
+    };
     if !misplaced {
         return None;
     }

@@ -2,7 +2,7 @@
 //! length, then its bytes.
 
 use super::error::{ColumnError, Layout};
-use super::gather::{self, Batch, COPY_LIMIT, Pushed};
+use super::gather::{self, Batch, Pushed};
 use super::nulls::Nulls;
 use super::rule::RuleOf;
 use super::{Resume, Rows, per_row};
@@ -89,12 +89,9 @@ impl Rows for PlainPage<'_> {
     }
 
     #[inline]
-    fn gather(&self, _: usize, at: &mut usize, batch: &mut Batch) -> Pushed {
+    fn gather(&self, _: usize, at: &mut usize, batch: &mut Batch<'_>) -> Pushed {
         let (bytes, next) = value(self.bytes, *at).unwrap_or((&[], *at));
-        if bytes.len() > COPY_LIMIT {
-            return Pushed::TooLong;
-        }
-        let pushed = batch.push(bytes);
+        let pushed = batch.push(self.bytes, *at + 4, bytes.len());
         if let Pushed::Copied = pushed {
             *at = next;
         }

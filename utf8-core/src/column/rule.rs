@@ -38,6 +38,11 @@ pub(crate) struct RowRule {
     /// the test is a signed comparison instead of a table load.
     pub(crate) utf8_tails: bool,
     pub(crate) separator: Option<u8>,
+    /// Every byte from `00` to `0C` is a separator: a view's first byte
+    /// (an inline string's length) and its zero padding, so that the 16
+    /// bytes of inline views, one after another, are checked as they are
+    /// (`super::inline`).
+    pub(crate) inline_views_separate: bool,
 }
 
 impl RowRule {
@@ -49,6 +54,7 @@ impl RowRule {
         let mut disjoint = true;
         let mut utf8_tails = true;
         let mut separator = None;
+        let mut inline_views_separate = only_start;
         let mut byte = 0usize;
         while byte < 256 {
             let b = byte as u8;
@@ -70,8 +76,12 @@ impl RowRule {
             if from_other != (0x80 <= byte && byte <= 0xBF) {
                 utf8_tails = false;
             }
-            if separator.is_none() && after_start == start && !from_other {
+            let separates = after_start == start && !from_other;
+            if separator.is_none() && separates {
                 separator = Some(b);
+            }
+            if byte <= 0x0C && !separates {
+                inline_views_separate = false;
             }
             byte += 1;
         }
@@ -80,6 +90,7 @@ impl RowRule {
             first_byte_marks_boundary: only_start && disjoint,
             utf8_tails,
             separator: if only_start { separator } else { None },
+            inline_views_separate,
         }
     }
 

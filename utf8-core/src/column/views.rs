@@ -1,10 +1,10 @@
 //! Views columns: Arrow's `Utf8View` and `BinaryView` layout.
 
 use super::error::{ColumnError, Layout};
-use super::gather::{self, Batch, COPY_LIMIT, Pushed};
+use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::rule::RuleOf;
-use super::{Resume, Rows, per_row};
+use super::{Resume, Rows, inline, per_row};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -40,28 +40,35 @@ pub const MAX_INLINE: usize = 12;
 #[derive(Clone, Copy, Debug)]
 pub struct Views<'a, B: AsRef<[u8]>> {
     views: &'a [u128],
+    /// The views' memory as bytes, where a view's inline string is its
+    /// bytes 4 to 16 (on a little-endian target): copied from there with
+    /// the same wide copy as a string in a data buffer, so that whether a
+    /// string is inline costs no branch.
+    #[cfg(target_endian = "little")]
+    view_bytes: &'a [u8],
     buffers: &'a [B],
     nulls: Option<Nulls<'a>>,
-}
-
-/// A view's string, once its layout is checked.
-enum Text<'a> {
-    /// The view's 12 data bytes (and 4 zeros), and the string's length.
-    Inline([u8; 16], usize),
-    InBuffer(&'a [u8]),
 }
 
 impl<'a, B: AsRef<[u8]>> Views<'a, B> {
     /// The column, once every view's layout is checked. The error names the
     /// first malformed view's row.
     pub fn new(views: &'a [u128], buffers: &'a [B]) -> Result<Views<'a, B>, ColumnError> {
-        for (row, &view) in views.iter().enumerate() {
-            if let Err(fault) = text(view, buffers) {
-                return Err(ColumnError::layout(row, fault));
+        // Every view tested without a branch on what it holds, then the
+        // first bad one found again: whether a string is inline varies
+        // from row to row, and a branch on it would be mispredicted.
+        let malformed = views
+            .iter()
+            .fold(false, |any, &view| any | check(view, buffers).is_err());
+        if malformed {
+            for (row, &view) in views.iter().enumerate() {
+                check(view, buffers).map_err(|fault| ColumnError::layout(row, fault))?;
             }
         }
         Ok(Views {
             views,
+            #[cfg(target_endian = "little")]
+            view_bytes: view_bytes(views),
             buffers,
             nulls: None,
         })
@@ -86,28 +93,48 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
         self.buffers
     }
 
+    /// The length of row `row`'s string.
     #[inline]
-    fn text(&self, row: usize) -> Text<'a> {
-        // `new` checked every view's layout: this is never the error.
-        text(self.views[row], self.buffers).unwrap_or(Text::InBuffer(&[]))
+    pub(super) fn len_of(&self, row: usize) -> usize {
+        self.views[row] as u32 as usize
+    }
+
+    /// Where row `row`'s string is: inline in its view, or in a data
+    /// buffer, whose range `new` checked.
+    #[inline(always)]
+    pub(super) fn place(&self, row: usize) -> Place<'a> {
+        let view = self.views[row];
+        let len = view as u32 as usize;
+        if len <= MAX_INLINE {
+            Place::Inline((view >> 32).to_le_bytes(), len)
+        } else {
+            let buffer = self.buffers[(view >> 64) as u32 as usize].as_ref();
+            Place::InBuffer(buffer, (view >> 96) as u32 as usize, len)
+        }
     }
 }
 
-/// A view's string, or what is wrong with its layout.
-#[inline]
-fn text<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<Text<'_>, Layout> {
+/// A view's string, once its layout is checked.
+pub(super) enum Place<'a> {
+    /// The view's 12 data bytes (and 4 zeros), and the string's length.
+    Inline([u8; 16], usize),
+    /// A data buffer, and the string's offset and length in it.
+    InBuffer(&'a [u8], usize, usize),
+}
+
+/// What is wrong with a view's layout, if anything. Each test is made
+/// whatever the view holds, and the one that applies is chosen at the end.
+#[inline(always)]
+fn check<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
     let len = view as u32 as usize;
+    // An inline string's padding, shifted down: zero when padded right.
+    let padding = (view >> 32) >> (8 * len.min(MAX_INLINE));
     if len <= MAX_INLINE {
-        // The bytes past the string, shifted down: zero when padded right.
-        let past = if len == MAX_INLINE {
-            0
+        return if padding == 0 {
+            Ok(())
         } else {
-            view >> (32 + 8 * len)
+            Err(Layout::ViewPadding)
         };
-        if past != 0 {
-            return Err(Layout::ViewPadding);
-        }
-        return Ok(Text::Inline((view >> 32).to_le_bytes(), len));
     }
     let index = (view >> 64) as u32 as usize;
     let offset = (view >> 96) as u32 as usize;
@@ -116,11 +143,21 @@ fn text<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<Text<'_>, Layout> {
         .checked_add(len)
         .and_then(|end| buffer.get(offset..end))
         .ok_or(Layout::ViewRange)?;
-    let prefix = ((view >> 32) as u32).to_le_bytes();
-    if bytes[..4] != prefix {
+    let prefix = (view >> 32) as u32;
+    if u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) != prefix {
         return Err(Layout::ViewPrefix);
     }
-    Ok(Text::InBuffer(bytes))
+    Ok(())
+}
+
+/// The views' memory as bytes.
+#[cfg(target_endian = "little")]
+fn view_bytes(views: &[u128]) -> &[u8] {
+    // SAFETY: a `u128` is 16 initialised bytes with no padding, any byte
+    // is a valid `u8`, and `u8`'s alignment of 1 divides any address; the
+    // length is the slice's size in bytes, so the bytes are the slice's
+    // own, borrowed for as long as it is.
+    unsafe { core::slice::from_raw_parts(views.as_ptr().cast::<u8>(), size_of_val(views)) }
 }
 
 impl<B: AsRef<[u8]>> Rows for Views<'_, B> {
@@ -134,26 +171,48 @@ impl<B: AsRef<[u8]>> Rows for Views<'_, B> {
 
     #[inline]
     fn with_row<T>(&self, row: usize, _: &mut usize, f: impl FnOnce(&[u8]) -> T) -> T {
-        match self.text(row) {
-            Text::Inline(data, len) => f(&data[..len]),
-            Text::InBuffer(bytes) => f(bytes),
+        match self.place(row) {
+            Place::Inline(data, len) => f(&data[..len]),
+            Place::InBuffer(buffer, offset, len) => f(&buffer[offset..offset + len]),
         }
     }
 
     #[inline]
-    fn gather(&self, row: usize, _: &mut usize, batch: &mut Batch) -> Pushed {
+    fn gather(&self, row: usize, _: &mut usize, batch: &mut Batch<'_>) -> Pushed {
         if !holds_value(self.nulls.as_ref(), row) {
-            return batch.push_null();
+            return Pushed::Copied;
         }
-        match self.text(row) {
-            Text::Inline(data, len) => batch.push_inline(data, len),
-            Text::InBuffer(bytes) if bytes.len() > COPY_LIMIT => Pushed::TooLong,
-            Text::InBuffer(bytes) => batch.push(bytes),
+        #[cfg(target_endian = "little")]
+        {
+            // Both places worked out, one chosen without a branch.
+            let view = self.views[row];
+            let len = view as u32 as usize;
+            let inline = len <= MAX_INLINE;
+            // An inline view's index bits are string bytes: buffer 0 is
+            // looked up instead, so that the lookup's outcome is the same
+            // from row to row.
+            let index = core::hint::select_unpredictable(inline, 0, (view >> 64) as u32 as usize);
+            let buffer = self.buffers.get(index).map_or(&[][..], AsRef::as_ref);
+            let (source, start) = core::hint::select_unpredictable(
+                inline,
+                (self.view_bytes, row * 16 + 4),
+                (buffer, (view >> 96) as u32 as usize),
+            );
+            batch.push(source, start, len)
+        }
+        #[cfg(not(target_endian = "little"))]
+        match self.place(row) {
+            Place::Inline(data, len) => batch.push(&data, 0, len),
+            Place::InBuffer(buffer, offset, len) => batch.push(buffer, offset, len),
         }
     }
 
     fn next_invalid<R: Ruleset>(&self, from: Resume) -> Option<(usize, Utf8Error, Resume)> {
-        match const { RuleOf::<R>::RULE.separator } {
+        let rule = const { RuleOf::<R>::RULE };
+        match rule.separator {
+            Some(separator) if rule.inline_views_separate => {
+                inline::next_invalid::<R, B>(self, from, separator)
+            }
             Some(separator) => gather::next_invalid::<R, Self>(self, from, separator),
             None => per_row::<R, Self>(self, from, self.views.len()),
         }
