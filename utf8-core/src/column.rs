@@ -52,6 +52,7 @@ use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
 mod error;
+mod first_bytes;
 mod gather;
 mod inline;
 #[cfg(feature = "alloc")]

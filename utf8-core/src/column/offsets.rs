@@ -2,6 +2,7 @@
 //! layout, rows `values[offsets[i]..offsets[i + 1]]`.
 
 use super::error::{ColumnError, Layout};
+use super::first_bytes;
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::rule::RuleOf;
@@ -18,10 +19,17 @@ pub trait Offset: Copy + sealed::Sealed {
     /// The offset of an index, or `None` when it does not fit.
     #[doc(hidden)]
     fn from_index(index: usize) -> Option<Self>;
-    #[doc(hidden)]
     /// The offset as an index once [`to_index`](Offset::to_index) has said
     /// it is one: a plain conversion, with no test.
+    #[doc(hidden)]
     fn index(self) -> usize;
+    /// The offsets as `i32`s, when they are: for the gathered row-start
+    /// test.
+    #[doc(hidden)]
+    fn as_i32s(offsets: &[Self]) -> Option<&[i32]> {
+        let _ = offsets;
+        None
+    }
 }
 
 mod sealed {
@@ -49,7 +57,27 @@ macro_rules! offset {
         }
     )*};
 }
-offset!(i32, i64, u32, u64, usize);
+offset!(i64, u32, u64, usize);
+
+impl sealed::Sealed for i32 {}
+impl Offset for i32 {
+    #[inline]
+    fn to_index(self) -> Option<usize> {
+        usize::try_from(self).ok()
+    }
+    #[inline]
+    fn from_index(index: usize) -> Option<i32> {
+        i32::try_from(index).ok()
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline]
+    fn as_i32s(offsets: &[i32]) -> Option<&[i32]> {
+        Some(offsets)
+    }
+}
 
 /// A column of `offsets.len() - 1` rows over one values buffer, row `i`
 /// being `values[offsets[i]..offsets[i + 1]]`: Arrow's `Utf8`/`Binary`
@@ -270,23 +298,16 @@ fn first_misplaced_start<R: Ruleset, O: Offset>(
     let tested = &column.offsets[first + 1..=last];
     let inner = tested.partition_point(|o| o.index() < limit);
     let values = &column.values[..limit];
-    let byte_at = |offset: O| {
-        debug_assert!(offset.index() < values.len());
-        // SAFETY: `offset < limit` (the partition above) and `limit <=
-        // values.len()` (the end of a run of the values): in bounds.
-        unsafe { *values.get_unchecked(offset.index()) }
-    };
+    // Every offset tested is below `limit` (the partition), so within
+    // `values`.
     let misplaced = if rule.utf8_tails {
         // The lowest first byte, as a signed byte: a continuation byte
         // (`80`-`BF`) is below -64 (`C0`); a minimum costs no branch and
         // no table.
-        tested[..inner]
-            .iter()
-            .fold(0i8, |lowest, &offset| lowest.min(byte_at(offset) as i8))
-            < -0x40
+        first_bytes::lowest(&tested[..inner], values) < -0x40
     } else {
         tested[..inner].iter().fold(false, |any, &offset| {
-            any | !rule.starts_row(byte_at(offset))
+            any | !rule.starts_row(values[offset.index()])
         })
     };
     if !misplaced {
