@@ -154,24 +154,22 @@ pub trait Column: Rows {
     {
         let rows = self.rows();
         let out = &mut out[..rows.div_ceil(8)];
-        out.fill(0xFF);
+        match self.nulls() {
+            Some(nulls) => nulls.copy_to(out),
+            None => out.fill(0xFF),
+        }
         if !rows.is_multiple_of(8) {
-            out[rows / 8] = (1u8 << (rows % 8)) - 1;
+            out[rows / 8] &= (1u8 << (rows % 8)) - 1;
         }
-        let mut cleared = 0;
-        if let Some(nulls) = self.nulls() {
-            for row in 0..rows {
-                if !nulls.is_valid(row) {
-                    out[row / 8] &= !(1 << (row % 8));
-                    cleared += 1;
-                }
-            }
-        }
+        let mut valid = out
+            .iter()
+            .map(|byte| byte.count_ones() as usize)
+            .sum::<usize>();
         for (row, _) in self.invalid_rows::<R>() {
             out[row / 8] &= !(1 << (row % 8));
-            cleared += 1;
+            valid -= 1;
         }
-        rows - cleared
+        valid
     }
 }
 

@@ -52,6 +52,19 @@ impl<'a> Nulls<'a> {
     }
 }
 
+impl Nulls<'_> {
+    /// Copies the bits of the first `out.len() * 8` rows (bits past the
+    /// last row, which [`check`](Self::check) may not have vouched for,
+    /// read as 0) to `out`, from bit 0: a byte a step, not a bit.
+    pub(crate) fn copy_to(&self, out: &mut [u8]) {
+        let (skip, shift) = (self.offset / 8, self.offset % 8);
+        let byte = |i: usize| u16::from(self.bits.get(skip + i).copied().unwrap_or(0));
+        for (i, to) in out.iter_mut().enumerate() {
+            *to = ((byte(i) | byte(i + 1) << 8) >> shift) as u8;
+        }
+    }
+}
+
 /// Whether `row` holds a value under an optional bitmap.
 #[inline]
 pub(crate) fn holds_value(nulls: Option<&Nulls<'_>>, row: usize) -> bool {
