@@ -60,36 +60,52 @@ impl<'a, O: Offset> Offsets<'a, O> {
         if invalid.peek().is_none() {
             return Ok(LossyOffsets::Unchanged);
         }
+        let invalid: Vec<usize> = invalid.collect();
+        // Every offset is at most the last: when that fits in `O`, all do,
+        // and they are converted without a test each.
+        let (offsets, values) =
+            self.repaired::<R>(&invalid, |index, _| Ok(O::from_index_wrapping(index)))?;
+        if O::from_index(values.len()).is_some() {
+            return Ok(LossyOffsets::Repaired { offsets, values });
+        }
+        let (offsets, values) = self.repaired::<R>(&invalid, offset_of::<O>)?;
+        Ok(LossyOffsets::Repaired { offsets, values })
+    }
+
+    /// The repaired column, its offsets converted by `convert` (given the
+    /// index and the row it ends).
+    fn repaired<R: Ruleset>(
+        &self,
+        invalid: &[usize],
+        convert: impl Fn(usize, usize) -> Result<O, ColumnError>,
+    ) -> Result<(Vec<O>, Vec<u8>), ColumnError> {
         let rows = self.rows();
         let offsets = self.offsets();
         let base = offsets[0].index();
         let mut values = Vec::with_capacity(offsets[rows].index() - base + 16);
         let mut new_offsets = Vec::with_capacity(rows + 1);
         let mut row = 0;
-        for bad in invalid.chain(core::iter::once(rows)) {
+        for &bad in invalid.iter().chain(&[rows]) {
             // Rows `row..bad` unchanged: their bytes in one copy, their
             // offsets moved by how far the values have shifted.
             let (from, to) = (offsets[row].index(), offsets[bad].index());
-            let shift = values.len() as isize - from as isize;
-            for &offset in &offsets[row..bad] {
-                new_offsets.push(offset_of::<O>(
-                    offset.index().wrapping_add_signed(shift),
-                    bad,
+            let shift = values.len().wrapping_sub(from);
+            for (k, &offset) in offsets[row..bad].iter().enumerate() {
+                new_offsets.push(convert(
+                    offset.index().wrapping_add(shift),
+                    (row + k).saturating_sub(1),
                 )?);
             }
             values.extend_from_slice(&self.values()[from..to]);
             if bad == rows {
                 break;
             }
-            new_offsets.push(offset_of::<O>(values.len(), bad)?);
+            new_offsets.push(convert(values.len(), bad.saturating_sub(1))?);
             repair_into::<R>(&self.values()[to..offsets[bad + 1].index()], &mut values);
             row = bad + 1;
         }
-        new_offsets.push(offset_of::<O>(values.len(), rows.saturating_sub(1))?);
-        Ok(LossyOffsets::Repaired {
-            offsets: new_offsets,
-            values,
-        })
+        new_offsets.push(convert(values.len(), rows.saturating_sub(1))?);
+        Ok((new_offsets, values))
     }
 }
 

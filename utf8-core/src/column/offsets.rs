@@ -19,6 +19,9 @@ pub trait Offset: Copy + sealed::Sealed {
     /// The offset of an index, or `None` when it does not fit.
     #[doc(hidden)]
     fn from_index(index: usize) -> Option<Self>;
+    /// The offset of an index known to fit: a plain conversion.
+    #[doc(hidden)]
+    fn from_index_wrapping(index: usize) -> Self;
     /// The offset as an index once [`to_index`](Offset::to_index) has said
     /// it is one: a plain conversion, with no test.
     #[doc(hidden)]
@@ -49,6 +52,10 @@ macro_rules! offset {
                 <$t>::try_from(index).ok()
             }
             #[inline(always)]
+            fn from_index_wrapping(index: usize) -> Self {
+                index as $t
+            }
+            #[inline(always)]
             fn index(self) -> usize {
                 // In range: `Offsets::new` converted every offset with
                 // `to_index` first.
@@ -68,6 +75,10 @@ impl Offset for i32 {
     #[inline]
     fn from_index(index: usize) -> Option<i32> {
         i32::try_from(index).ok()
+    }
+    #[inline(always)]
+    fn from_index_wrapping(index: usize) -> i32 {
+        index as i32
     }
     #[inline(always)]
     fn index(self) -> usize {
