@@ -35,11 +35,10 @@
 
 use std::borrow::Cow;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use utf8_bench::corpus_dir;
+use utf8_bench::valid_corpus;
 use utf8_core::cpu::{self, Level};
 use utf8_core::paths::{self, Path};
 use utf8_core::{Ruleset, Validator};
@@ -64,34 +63,6 @@ fn convert(text: &str, java: bool) -> Vec<u8> {
         }
     }
     out
-}
-
-/// The valid corpus files, as `(dir/name, text)`, in path order.
-fn corpus() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    for dir in ["lipsum", "wikipedia_mars"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(dir))
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", corpus_dir().join(dir).display()))
-            .map(|entry| entry.expect("directory entry").path())
-            .filter(|p| p.to_string_lossy().ends_with(".utf8.txt"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let text = std::fs::read_to_string(&path).expect("a valid UTF-8 corpus file");
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .expect("utf-8 name")
-                .trim_end_matches(".utf8.txt");
-            files.push((format!("{dir}/{name}"), text));
-        }
-    }
-    assert!(
-        !files.is_empty(),
-        "no corpus under {}",
-        corpus_dir().display()
-    );
-    files
 }
 
 type Contender = (&'static str, Box<dyn Fn(&[u8]) -> bool>);
@@ -193,7 +164,7 @@ fn bench_conversions(c: &mut Criterion, name: &str, text: &str) {
 }
 
 fn bench(c: &mut Criterion) {
-    for (name, text) in corpus() {
+    for (name, text) in valid_corpus() {
         for (dialect, java, contenders, decode) in [
             (
                 "cesu8",

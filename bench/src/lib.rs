@@ -130,6 +130,58 @@ pub fn random_text(len: usize, rng: &mut Rng) -> String {
     text
 }
 
+/// The longest of the short strings: `generated/lines-up-to-64-bytes`.
+pub const SHORT: usize = 64;
+
+/// The lines of `text` cut into pieces of at most `max` bytes at character
+/// boundaries (`max` at least 4): short strings as a program meets them.
+/// Empty lines give no piece.
+pub fn lines_cut_to(text: &str, max: usize) -> impl Iterator<Item = &str> {
+    text.lines().flat_map(move |line| {
+        let mut rest = line;
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let mut cut = rest.len().min(max);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (piece, after) = rest.split_at(cut);
+            rest = after;
+            Some(piece)
+        })
+    })
+}
+
+/// The valid corpus files, as `(dir/name, text)`, in path order.
+pub fn valid_corpus() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for dir in ["lipsum", "wikipedia_mars"] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(dir))
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", corpus_dir().join(dir).display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|p| p.to_string_lossy().ends_with(".utf8.txt"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("a valid UTF-8 corpus file");
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("utf-8 name")
+                .trim_end_matches(".utf8.txt");
+            files.push((format!("{dir}/{name}"), text));
+        }
+    }
+    assert!(
+        !files.is_empty(),
+        "no corpus under {}",
+        corpus_dir().display()
+    );
+    files
+}
+
 /// Every input, in report order.
 pub fn inputs() -> Vec<Input> {
     let mut inputs = Vec::new();
@@ -170,8 +222,7 @@ pub fn inputs() -> Vec<Input> {
             valid: true,
         },
     });
-    // Lines of the corpus cut into strings of at most 64 bytes at character
-    // boundaries: short strings as a program meets them.
+    // Lines of the corpus cut into strings of at most 64 bytes.
     let mut short = Vec::new();
     for input in &inputs {
         if let Kind::Whole { bytes, valid: true } = &input.kind {
@@ -179,17 +230,7 @@ pub fn inputs() -> Vec<Input> {
                 continue;
             }
             let text = std::str::from_utf8(bytes).expect("valid corpus file");
-            for line in text.lines() {
-                let mut rest = line;
-                while !rest.is_empty() {
-                    let mut cut = rest.len().min(64);
-                    while !rest.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    short.push(rest.as_bytes()[..cut].to_vec());
-                    rest = &rest[cut..];
-                }
-            }
+            short.extend(lines_cut_to(text, SHORT).map(|s| s.as_bytes().to_vec()));
         }
     }
     inputs.push(Input {

@@ -1,13 +1,15 @@
 //! `cargo xtask bench`: run the criterion benchmarks and summarise them as
 //! GB/s per input and contender, with ratios from the same run, in one table
-//! (`table`) headed by the CPU it ran on; and draw the main contenders on a
-//! few groups of inputs as `bench/chart.svg` (`chart`).
+//! (`table`) headed by the CPU it ran on, then the dialects' tables
+//! (`dialects`) and the columns' (`columns`); and draw the main contenders
+//! on a few groups of inputs as `bench/chart.svg` (`chart`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod chart;
+mod columns;
 mod dialects;
 mod table;
 
@@ -168,18 +170,25 @@ pub fn cxx_found() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The validate benchmark's measurements, without the dialects'.
+/// The validate benchmark's measurements, without the dialects' and the
+/// columns'.
 fn validate_only(measurements: &[Measurement]) -> Vec<Measurement> {
     measurements
         .iter()
-        .filter(|m| !dialects::is_dialect_input(&m.input))
+        .filter(|m| !dialects::is_dialect_input(&m.input) && !columns::is_column_input(&m.input))
         .cloned()
         .collect()
 }
 
-/// The report: the machine, what the abbreviations mean, the table.
+/// The report: the machine, what the abbreviations mean, the tables of the
+/// benchmarks the run measured.
 pub fn report(measurements: &[Measurement], cpu: &str) -> String {
     let validate = validate_only(measurements);
+    let validate_table = if validate.is_empty() {
+        String::new()
+    } else {
+        build(&validate).to_markdown()
+    };
     let mut dialect_tables = String::new();
     for (title, table) in dialects::tables(measurements) {
         let _ = write!(
@@ -188,15 +197,26 @@ pub fn report(measurements: &[Measurement], cpu: &str) -> String {
             table.to_markdown()
         );
     }
+    let columns_table = columns::table(measurements).map_or_else(String::new, |table| {
+        format!(
+            "\nColumns built from the corpus (rows: column/layout), GB/s of values bytes \
+             (the sum of the rows' lengths): utf8-core: `Offsets::new` or `Views::new` and \
+             `validate::<Rfc3629>()`; AVX2: the same, the vector check forced to AVX2; \
+             arrow-rs: `StringArray::try_new` or `BinaryViewArray::to_string_view`; \
+             per row: a call per row; one buffer: `utf8_core::from_utf8` over the values; \
+             lossy: `Offsets::lossy` or `Views::lossy` with one invalid row in 1,000:\n\n{}",
+            table.to_markdown()
+        )
+    });
     format!(
         "Measured on {cpu}.\n\
          GB/s (10^9 bytes per second, criterion's median). AVX-512, AVX2, SSE4.1: \
          utf8-core's vector check forced to that level; s8: simdutf8 (basic and compat \
          pick their level, AVX2 and SSE4.2 forced); C++: C++ simdutf through the simdutf \
          crate; read-only: an AVX2 pass that only reads every byte; \
-         {}: not measured (a level this CPU lacks, or C++ simdutf not built).\n\n{}{dialect_tables}",
+         {}: not measured (a level this CPU lacks, or C++ simdutf not built).\n\n\
+         {validate_table}{dialect_tables}{columns_table}",
         table::MISSING,
-        build(&validate).to_markdown()
     )
 }
 
@@ -256,7 +276,7 @@ const QUICK: [&str; 4] = ["--warm-up-time", "0.1", "--measurement-time", "0.3"];
 /// show (its conversion groups are left to `cargo bench` itself).
 const DIALECT_VALIDATION: &str = "^(cesu8|mutf8|wtf8)/";
 
-/// `cargo bench` on `bench` (the validate benchmark, or the dialects one),
+/// `cargo bench` on `bench` (the validate, dialects or columns benchmark),
 /// its output and criterion's into `log`; with C++ simdutf when `cpp` is
 /// set. Without a filter of the caller's, `default_filter` picks the groups.
 fn run_criterion(
@@ -327,19 +347,21 @@ fn run_benchmarks(
         log_path.display()
     );
     let failed = |e: String| (1, format!("{e}; see {}", log_path.display()));
-    let log_again = log
-        .try_clone()
-        .map_err(|e| (3, format!("cannot reopen {}: {e}", log_path.display())))?;
-    run_criterion(root, "validate", None, mode, cpp, log).map_err(failed)?;
+    let reopen = || {
+        log.try_clone()
+            .map_err(|e| (3, format!("cannot reopen {}: {e}", log_path.display())))
+    };
+    run_criterion(root, "validate", None, mode, cpp, reopen()?).map_err(failed)?;
     run_criterion(
         root,
         "dialects",
         Some(DIALECT_VALIDATION),
         mode,
         cpp,
-        log_again,
+        reopen()?,
     )
-    .map_err(failed)
+    .map_err(failed)?;
+    run_criterion(root, "columns", None, mode, cpp, reopen()?).map_err(failed)
 }
 
 /// Draws the chart of `measurements` (the validate benchmark's) into
