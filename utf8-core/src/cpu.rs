@@ -43,17 +43,15 @@ pub enum Level {
     Avx512 = 5,
 }
 
-/// The level dispatch runs: 0 until detected; then a `Level` as its `u8`.
-#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
-static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-
 /// The best level this CPU supports: the one `from_utf8` and every ruleset
-/// with a vector check run on (lower only where a benchmark capped it).
+/// with a vector check run on.
 #[inline]
 pub fn level() -> Level {
     #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
     {
-        use core::sync::atomic::Ordering;
+        use core::sync::atomic::{AtomicU8, Ordering};
+        // 0 until detected; then a `Level` as its `u8`.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
         match LEVEL.load(Ordering::Relaxed) {
             5 => Level::Avx512,
             3 => Level::Avx2,
@@ -70,27 +68,6 @@ pub fn level() -> Level {
     {
         compile_time_level()
     }
-}
-
-/// Makes every later dispatch in this process run at most `level` (never
-/// above what the CPU has): for the workspace's benchmarks, which measure
-/// the AVX2 level on a CPU with AVX-512 through entry points (the column
-/// checks, the streaming validator) that have no level of their own to
-/// name. Not part of the stable API; without `std`, or off x86, it does
-/// nothing.
-#[doc(hidden)]
-pub fn cap_level(level: Level) {
-    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
-    {
-        let capped = if level_rank(level) < level_rank(self::level()) {
-            level
-        } else {
-            self::level()
-        };
-        LEVEL.store(capped as u8, core::sync::atomic::Ordering::Relaxed);
-    }
-    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
-    let _ = level;
 }
 
 #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
