@@ -30,10 +30,10 @@ fn published_crates(root: &Path) -> Vec<String> {
 }
 
 #[test]
-fn the_four_library_and_command_crates_are_the_published_ones() {
+fn the_library_command_and_integration_crates_are_the_published_ones() {
     assert_eq!(
         published_crates(&workspace_root()),
-        ["utf8-spec", "utf8-macros", "utf8-core", "utf8-cli"]
+        ["utf8-spec", "utf8-macros", "utf8-core", "utf8-cli", "utf8-arrow"]
     );
 }
 
