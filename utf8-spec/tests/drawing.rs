@@ -436,3 +436,15 @@ fn an_automaton_of_one_looping_state_and_the_dead_one_is_drawn_clear() {
         assert_eq!(faults(&picture), Vec::<String>::new(), "{stage:?}");
     }
 }
+
+#[test]
+fn every_nfa_small_enough_to_draw_is_drawn_clear() {
+    for ruleset in BUILTIN {
+        let derivation = ruleset.derive().expect("built-in rulesets derive");
+        if utf8_spec::explain::is_drawn(&derivation, Stage::Nfa) {
+            let picture = parse(&svg(ruleset, Stage::Nfa));
+            assert_eq!(picture.states.len(), derivation.nfa().states().len());
+            assert_eq!(faults(&picture), Vec::<String>::new(), "{}", ruleset.name);
+        }
+    }
+}

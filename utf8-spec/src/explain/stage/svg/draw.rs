@@ -63,8 +63,8 @@ pub(super) fn drawing(graph: &Graph) -> Drawing {
     last.expect("six tries")
 }
 
-fn attempt_at(graph: &Graph, layers: &Layers, scale: f64) -> Drawing {
-    let at = positions(graph, layers, scale);
+/// Each edge's curve, through its bends; the start's arrow last.
+fn curves(graph: &Graph, layers: &Layers, at: &[Point]) -> Vec<Curve> {
     let mut edges: Vec<Curve> = graph
         .edges
         .iter()
@@ -89,6 +89,12 @@ fn attempt_at(graph: &Graph, layers: &Layers, scale: f64) -> Drawing {
         pieces: vec![[entry, entry, tip, tip]],
         epsilon: false,
     });
+    edges
+}
+
+fn attempt_at(graph: &Graph, layers: &Layers, scale: f64) -> Drawing {
+    let at = positions(graph, layers, scale);
+    let edges = curves(graph, layers, &at);
     let states = at[..graph.nodes.len()].to_vec();
     let mut free = Free::new(&states, &edges);
     let mut texts = Vec::new();
