@@ -24,8 +24,8 @@ fn rooms(graph: &Graph, layers: &Layers) -> Vec<Room> {
         .map(|item| {
             if !layers.is_state(item) {
                 return Room {
-                    above: 6.0,
-                    below: 6.0,
+                    above: 3.0,
+                    below: 3.0,
                     half: 0.0,
                 };
             }
@@ -102,10 +102,12 @@ pub(super) fn positions(graph: &Graph, layers: &Layers, scale: f64) -> Vec<Point
             let pairs = layer.windows(2);
             pairs
                 .map(|p| {
-                    let space = if layers.is_state(p[0]) && layers.is_state(p[1]) {
-                        22.0
-                    } else {
-                        14.0
+                    // Bends pack closer than states: a DFA's many returns
+                    // to the start would otherwise make it very tall.
+                    let space = match (layers.is_state(p[0]), layers.is_state(p[1])) {
+                        (true, true) => 22.0,
+                        (false, false) => 6.0,
+                        _ => 12.0,
                     };
                     rooms[p[0]].below + rooms[p[1]].above + space * scale
                 })
