@@ -1,12 +1,13 @@
 //! The first half of the layered layout (Sugiyama's, as Graphviz's `dot`
 //! does it): which layer each state goes in, a bend in every layer a long
-//! edge passes, and the order of each layer that crosses the fewest edges.
+//! edge passes, and an order of each layer that crosses few edges.
 //!
-//! A state's layer is the longest path to it from the start once the edges
-//! that close cycles are set aside, then moved right to just before its
-//! nearest successor: for UTF-8 the start, then the lead bytes' states, then
-//! the states that count down the tails. Edges that close a cycle (back to
-//! the start) run right to left through bends of their own, as dot draws them.
+//! A state's layer is the longest path to it from the start over the edges
+//! that run forward (deeper from the start, or level without closing a
+//! cycle), then moved right to just before its nearest successor: for UTF-8
+//! the start, then the lead bytes' states, then the states that count down
+//! the tails. The other edges (back to the start) run right to left through
+//! bends of their own, as dot draws them.
 
 use crate::explain::stage::graph::Graph;
 
