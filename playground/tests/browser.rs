@@ -46,6 +46,14 @@ fn a_learner_derives_types_a_mistake_steps_and_clicks() {
         9,
         "the minimal DFA is drawn, the dead state included"
     );
+    assert_eq!(
+        browser.eval(
+            "[...document.querySelectorAll('#stage-picture text.name')].map(t => t.textContent).join('|')"
+        ),
+        "start: between characters|1 tail left (80–BF)|after E0: A0–BF|2 tails left (80–BF)|\
+         after ED: 80–9F|after F0: 90–BF|3 tails left (80–BF)|after F4: 80–8F|error",
+        "each state is named beside it, as the book's tables name it"
+    );
 
     // Stepping through E0 80 rejects at the second byte.
     browser.type_into("#step-input", "E0 80");

@@ -6,7 +6,9 @@
 //! the tables into `docs/tables/`, and the derivation told step by step, with
 //! the published automata it matches (Onigmo's and Tang's 2003 validator's),
 //! into `docs/derivation/`, and the same as a static site with every stage
-//! drawn into `docs/book/` (`book`, which `cargo xtask book` writes alone).
+//! drawn into `docs/book/` (`book`, which `cargo xtask book` writes alone),
+//! and RFC 3629's minimal DFA alone as `docs/minimal-dfa.svg`, the README's
+//! picture.
 //! The copies are for review and docs only — the library derives its tables
 //! at compile time — and a test fails when a copy no longer matches what the
 //! derivation produces.
@@ -59,9 +61,25 @@ pub fn generated_files() -> Vec<(PathBuf, String)> {
         ]
     });
     derived
+        .chain([(PathBuf::from(MINIMAL_DFA), minimal_dfa())])
         .chain(book::files())
         .chain(cli_docs::files())
         .collect()
+}
+
+/// The README's picture: RFC 3629's minimal DFA as the library draws it.
+const MINIMAL_DFA: &str = "docs/minimal-dfa.svg";
+
+fn minimal_dfa() -> String {
+    let derivation = utf8_spec::rulesets::RFC3629
+        .derive()
+        .expect("built-in rulesets derive");
+    utf8_spec::explain::render_stage(
+        &derivation,
+        utf8_spec::explain::Stage::Minimal,
+        utf8_spec::explain::StageFormat::Svg,
+    )
+    .expect("the minimal DFA is drawn")
 }
 
 fn render(ruleset: &Ruleset) -> String {

@@ -13,8 +13,12 @@ use crate::{ByteRange, Derivation, Dfa};
 /// One state of a drawing; its index in [`Graph::nodes`] is its number.
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
-    /// What the state stands for, printed beside it or in the legend.
+    /// What the state stands for, printed in the legend (and by Mermaid and
+    /// DOT beside it).
     pub caption: String,
+    /// The short name the SVG prints beside the state: the minimal DFA's
+    /// state name, the DFA's shortest input; empty for the NFA's numbers.
+    pub name: String,
     pub accepting: bool,
     /// The block of a round of Moore's refinement, which colours the state.
     pub block: Option<u32>,
@@ -38,6 +42,9 @@ pub(crate) struct Graph {
     pub start: usize,
     /// Lines for the legend: what is left out, what the marks mean.
     pub notes: Vec<String>,
+    /// The dead state, whose edges are left out, and the note that says so
+    /// (one of `notes`): the SVG sets it apart with its note beside it.
+    pub dead: Option<(usize, String)>,
 }
 
 /// `%x80-BF / %xC2`: ranges as the ABNF writes an alternation of them.
@@ -105,6 +112,7 @@ pub(crate) fn nfa_graph(nfa: &Nfa) -> Graph {
     let nodes = (0..nfa.states().len())
         .map(|id| Node {
             caption: String::new(),
+            name: String::new(),
             accepting: id == nfa.accept() as usize,
             block: None,
         })
@@ -115,6 +123,7 @@ pub(crate) fn nfa_graph(nfa: &Nfa) -> Graph {
         edges,
         start: nfa.start() as usize,
         notes: vec!["Dashed edges are ε-moves, taken without reading a byte.".to_owned()],
+        dead: None,
     }
 }
 
@@ -142,15 +151,14 @@ pub(crate) fn dfa_dead(dfa: &Dfa) -> Option<usize> {
     (0..dfa.state_count()).find(|&s| dfa.nfa_states(s as u32).is_empty())
 }
 
-fn dead_note(dead: Option<usize>, what: &str) -> Vec<String> {
+fn dead_note(dead: Option<usize>, what: &str) -> Option<(usize, String)> {
     dead.map(|d| {
-        format!(
+        let note = format!(
             "State {d} is the dead state ({what}); the edges into it are left out: \
              every byte not drawn leads there."
-        )
+        );
+        (d, note)
     })
-    .into_iter()
-    .collect()
 }
 
 /// The subset construction's DFA, each state captioned with its set of NFA
@@ -165,16 +173,22 @@ pub(crate) fn dfa_graph(dfa: &Dfa) -> Graph {
                 id_set(dfa.nfa_states(s as u32)),
                 input_text(&paths[s])
             ),
+            name: match &paths[s] {
+                Some(path) if path.is_empty() => "start".to_owned(),
+                path => format!("after {}", input_text(path)),
+            },
             accepting: dfa.is_accepting(s as u32),
             block: None,
         })
         .collect();
+    let dead = dead_note(dead, "the empty set of NFA states");
     Graph {
         title: "The DFA of the subset construction".to_owned(),
         nodes,
-        edges: automaton_edges(dfa, dead),
+        edges: automaton_edges(dfa, dead.as_ref().map(|d| d.0)),
         start: dfa.start() as usize,
-        notes: dead_note(dead, "the empty set of NFA states"),
+        notes: dead.iter().map(|d| d.1.clone()).collect(),
+        dead,
     }
 }
 
@@ -210,17 +224,20 @@ pub(crate) fn minimal_graph(derivation: &Derivation) -> Graph {
         .into_iter()
         .enumerate()
         .map(|(s, caption)| Node {
+            name: caption.clone(),
             caption,
             accepting: tables.accepting()[s],
             block: None,
         })
         .collect();
+    let dead = dead_note(dead, "error");
     Graph {
         title: "The minimal DFA".to_owned(),
         nodes,
-        edges: automaton_edges(tables, dead),
+        edges: automaton_edges(tables, dead.as_ref().map(|d| d.0)),
         start: tables.start() as usize,
-        notes: dead_note(dead, "error"),
+        notes: dead.iter().map(|d| d.1.clone()).collect(),
+        dead,
     }
 }
 
