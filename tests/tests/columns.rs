@@ -96,12 +96,21 @@ fn piece() -> impl Strategy<Value = &'static [u8]> {
 
 /// One row: its pieces, how many of its last bytes move to the front of
 /// the next row (splitting a code point across the two), and whether it
-/// is null (its bytes then end in `FF`).
+/// is null.
 #[derive(Clone, Debug)]
 struct RowSpec {
     pieces: Vec<&'static [u8]>,
     split: usize,
-    null: bool,
+    null: Null,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Null {
+    No,
+    /// Null over its bytes as they are.
+    Yes,
+    /// Null, its bytes ending in `FF`.
+    OverFf,
 }
 
 fn row_spec() -> impl Strategy<Value = RowSpec> {
@@ -112,7 +121,7 @@ fn row_spec() -> impl Strategy<Value = RowSpec> {
             1 => prop::collection::vec(piece(), 0..100),
         ],
         prop_oneof![6 => Just(0usize), 1 => 1usize..=3],
-        prop::bool::weighted(0.15),
+        prop_oneof![17 => Just(Null::No), 2 => Just(Null::Yes), 1 => Just(Null::OverFf)],
     )
         .prop_map(|(pieces, split, null)| RowSpec {
             pieces,
@@ -184,9 +193,11 @@ fn build(spec: &ColumnSpec) -> Built {
         let mut bits: Vec<u8> = vec![0b1010_1010; (offset + rows.len()).div_ceil(8)];
         for (k, row) in spec.rows.iter().enumerate() {
             let bit = offset + k;
-            if row.null {
+            if row.null != Null::No {
                 bits[bit / 8] &= !(1 << (bit % 8));
-                rows[k].push(0xFF);
+                if row.null == Null::OverFf {
+                    rows[k].push(0xFF);
+                }
             } else {
                 bits[bit / 8] |= 1 << (bit % 8);
             }
