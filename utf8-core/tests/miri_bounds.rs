@@ -445,7 +445,14 @@ fn the_io_adapters_stay_inside_the_allocation() {
     layered(|at, slice, own| catalogue::io_adapters(at, slice, own));
 }
 
+/// The layered sample at the first of each case's alignments: the column
+/// checks hold each answer to a reference worked out a row at a time, a
+/// few seconds a case under Miri.
 #[test]
 fn the_column_api_stays_inside_values_views_pages_and_bitmaps_in_their_allocations() {
-    layered(|at, slice, own| catalogue::columns(at, slice, own));
+    let mut own = Allocations::new();
+    let sample = layered_sample().map(|(case, bytes, spots)| (case, bytes, spots[..1].to_vec()));
+    catalogue::run_cases(&SUITE, &mut Allocations::new(), sample, |at, slice| {
+        catalogue::columns(at, slice, &mut own);
+    });
 }
