@@ -12,9 +12,9 @@
 //! A placement decides where a slice lies ([`Spot`]) and supplies memory
 //! of its own for the pieces and buffers some entry points take
 //! ([`Placement::own`]); everything else, the inputs, the entry points and
-//! their references, is here. This file uses nothing but `utf8_core`, std
-//! and `crate::oracles`, so that the Miri suite, which cannot depend on
-//! this crate, includes both files by path.
+//! their references, is here. This file uses nothing but `utf8_core`, std,
+//! `crate::oracles` and `crate::columns`, so that the Miri suite, which
+//! cannot depend on this crate, includes the three files by path.
 
 use std::fmt::{self, Write as _};
 use std::io::{BufRead, Read};
@@ -222,6 +222,9 @@ pub fn case(filler: &Filler, len: usize, error: Option<(&Kind, &[u8], usize)>) -
 }
 
 /// The inputs of a dense sweep: lengths, and where in each the errors go.
+///
+/// [`Grid::columns`] is the column API's: lengths around a block and the
+/// copying limit, errors first, in the middle and last.
 pub struct Grid {
     pub fillers: &'static [Filler],
     pub lengths: Vec<usize>,
@@ -259,6 +262,19 @@ impl Grid {
                 positions.push(len / 2);
                 positions
             },
+        }
+    }
+
+    /// Lengths 0–8, four either side of 64 and of 256 and 257 (the copying
+    /// check's limit), 300, 332 and [`LONGEST`]; errors at bytes 0, the
+    /// middle and last.
+    pub fn columns() -> Grid {
+        let mut lengths: Vec<usize> = (0..=8).chain(60..=68).chain(252..=261).collect();
+        lengths.extend([300, 332, LONGEST]);
+        Grid {
+            fillers: &FILLERS,
+            lengths,
+            positions: |len| vec![0, len / 2, len.saturating_sub(1)],
         }
     }
 
@@ -921,5 +937,120 @@ pub fn io_adapters(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
         let entry = Entry::Cut("ValidatingBufReader", step.min(slice.len()));
         at.watch(entry, slice);
         expect_read(at, entry, slice, buf_read(slice, step), want);
+    }
+}
+
+/// Rows cut from a slice, as lengths taken in turn until the slice ends
+/// (the last row cut to end with it): short rows, and rows either side of
+/// the copying check's limit of 256 bytes.
+const COLUMN_CUTS: [&[usize]; 2] = [&[0, 1, 3, 7, 2, 13, 0, 5, 17, 12], &[129, 0, 257, 256, 1]];
+
+/// The offsets of rows cut from `from..to` by `cuts`, then two empty rows
+/// at `to`.
+fn column_offsets(from: usize, to: usize, cuts: &[usize]) -> Vec<usize> {
+    let mut offsets = vec![from];
+    let mut at = from;
+    for &cut in cuts.iter().cycle() {
+        if at >= to {
+            break;
+        }
+        at = (at + cut).min(to);
+        offsets.push(at);
+    }
+    offsets.extend([to, to]);
+    offsets
+}
+
+/// Runs a check of `crate::columns` as `entry`, failing with the case and
+/// the spot as well as the check's own message.
+fn column_check(at: At<'_>, entry: &'static str, slice: &[u8], check: impl FnOnce()) {
+    at.watch(Entry::Named(entry), slice);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check));
+    if let Err(panic) = result {
+        let message = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic");
+        panic!(
+            "{entry} on {} {}: {message}\ninput: {}",
+            at.case,
+            at.spot,
+            Hex(slice)
+        );
+    }
+}
+
+/// The column API with the slice as an offsets column's values and as the
+/// data buffer of a views column, each cut into rows (short ones at even
+/// lengths, ones either side of 256 bytes at odd) whose last ends at the
+/// slice's end (and then two empty rows, so that the in-place check's
+/// first-byte test meets offsets at the end of the values), whole and
+/// sliced a byte in at both ends; with a null bitmap in `own` memory
+/// (at the slice's spot, so ending at a guard page); and a page of the
+/// same rows in `own` memory, whole and cut a byte short. Under RFC 3629
+/// (the in-place and the copying check), CESU-8 (the same, by its own
+/// table) and WTF-8 (a row at a time), against `crate::columns`; under
+/// Miri, where each check of a few hundred bytes costs seconds, RFC 3629
+/// alone and the offsets as `i32` (the type changes nothing past `new`).
+pub fn columns(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
+    use crate::columns::{CESU8, RFC3629, WTF8, check_offsets, check_page, check_views};
+    use crate::columns::{page_of, view_of};
+    use utf8_core::cesu8::Cesu8;
+    use utf8_core::wtf8::Wtf8;
+
+    let len = slice.len();
+    let cuts = COLUMN_CUTS[len % 2];
+    let inner = (len.min(1), len.saturating_sub(1).max(len.min(1)));
+    for (from, to) in [(0, len), inner] {
+        let offsets = column_offsets(from, to, cuts);
+        let rows = offsets.len() - 1;
+        let narrow: Vec<i32> = offsets.iter().map(|&o| o as i32).collect();
+        let wide: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+        column_check(at, "column::Offsets", slice, || {
+            check_offsets::<i32, Rfc3629>(&RFC3629, &narrow, slice, None);
+            check_offsets::<u64, Cesu8>(&CESU8, &wide, slice, None);
+            check_offsets::<i32, Wtf8>(&WTF8, &narrow, slice, None);
+        });
+        // Every third row null, the bitmap at bit 3 and of exactly the
+        // bytes it needs, ending where the spot says.
+        let mut bits = vec![0u8; (3 + rows).div_ceil(8)];
+        for row in (0..rows).filter(|row| row % 3 != 1) {
+            bits[(3 + row) / 8] |= 1 << ((3 + row) % 8);
+        }
+        let bits = &*own.own_copy(at.spot, &bits);
+        column_check(at, "column::Offsets with nulls", slice, || {
+            check_offsets::<i32, Rfc3629>(&RFC3629, &narrow, slice, Some((bits, 3)));
+            check_offsets::<i32, Wtf8>(&WTF8, &narrow, slice, Some((bits, 3)));
+        });
+
+        // The same rows as views of the slice, and the last 13 bytes
+        // and the whole slice as two more.
+        let mut views: Vec<u128> = offsets
+            .windows(2)
+            .map(|pair| view_of(&slice[pair[0]..pair[1]], 0, pair[0] as u32))
+            .collect();
+        for start in [len.saturating_sub(13), 0] {
+            views.push(view_of(&slice[start..], 0, start as u32));
+        }
+        let buffers = [slice];
+        column_check(at, "column::Views", slice, || {
+            check_views::<Rfc3629>(&RFC3629, &views, &buffers, None);
+            check_views::<Cesu8>(&CESU8, &views, &buffers, None);
+            check_views::<Wtf8>(&WTF8, &views, &buffers, None);
+            check_views::<Rfc3629>(&RFC3629, &views[..rows], &buffers, Some((bits, 3)));
+        });
+
+        // The rows as a page, ending where the spot says; and cut short.
+        let cut: Vec<&[u8]> = offsets.windows(2).map(|p| &slice[p[0]..p[1]]).collect();
+        let page = page_of(&cut, b"");
+        for end in [page.len(), page.len() - 1] {
+            let placed = &*own.own_copy(at.spot, &page[..end]);
+            column_check(at, "column::PlainPage", placed, || {
+                check_page::<Rfc3629>(&RFC3629, placed, rows);
+                check_page::<Cesu8>(&CESU8, placed, rows);
+                check_page::<Wtf8>(&WTF8, placed, rows);
+            });
+        }
     }
 }

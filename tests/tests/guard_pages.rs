@@ -47,7 +47,9 @@
 //!   dialect's `validate`, the `Validator` fed whole and in pieces,
 //!   `utf8_chunks`, `decode`, `from_utf8_lossy`, `from_utf8_owned`,
 //!   `from_utf8_lossy_owned`, `parallel::validate` below
-//!   its threshold, the two `io` adapters) get a coarser grid of lengths:
+//!   its threshold, the two `io` adapters, the column API over values, a
+//!   views column's data buffer, a page and a null bitmap each against a
+//!   guard page) get a coarser grid of lengths:
 //!   0–8, four either side of 64, 128, 256 and 512, every length of 160–224
 //!   (each alignment once), and 300, 332 and 700, with the errors placed as
 //!   above and in the middle. What these add is how they cut and hand on
@@ -481,6 +483,13 @@ fn chunks_decoding_and_lossy_conversion_stay_inside_slices_beside_guard_pages() 
 fn the_io_adapters_stay_inside_slices_beside_guard_pages() {
     sweep(&Grid::coarse(), |at, slice, own| {
         catalogue::io_adapters(at, slice, own);
+    });
+}
+
+#[test]
+fn the_column_api_stays_inside_values_views_pages_and_bitmaps_beside_guard_pages() {
+    sweep(&Grid::columns(), |at, slice, own| {
+        catalogue::columns(at, slice, own);
     });
 }
 

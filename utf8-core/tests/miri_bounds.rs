@@ -52,7 +52,8 @@
 //! - the other entry points (the `from_utf8` forms, the dialects, the
 //!   validators whole and in pieces, the conversions, `utf8_chunks`,
 //!   `decode`, the lossy and owned conversions, `parallel::validate`, the
-//!   `io` adapters) on the layered sample, 150 and 300 bytes at 4
+//!   `io` adapters, the column API with the slice as values, as a views
+//!   column's data buffer and, copied, as a page) on the layered sample, 150 and 300 bytes at 4
 //!   alignments each, valid and with an error in the last block and one in
 //!   the middle. Their pieces, buffers and converted copies are
 //!   allocations of their own, of exactly their length.
@@ -63,6 +64,10 @@
 mod catalogue;
 #[path = "../../tests/src/oracles.rs"]
 mod oracles;
+// The catalogue's column entries use part of it.
+#[allow(dead_code)]
+#[path = "../../tests/src/columns.rs"]
+mod columns;
 
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
@@ -438,4 +443,16 @@ fn chunks_decoding_and_lossy_conversion_stay_inside_the_allocation() {
 #[test]
 fn the_io_adapters_stay_inside_the_allocation() {
     layered(|at, slice, own| catalogue::io_adapters(at, slice, own));
+}
+
+/// The layered sample at the first of each case's alignments: the column
+/// checks hold each answer to a reference worked out a row at a time, a
+/// few seconds a case under Miri.
+#[test]
+fn the_column_api_stays_inside_values_views_pages_and_bitmaps_in_their_allocations() {
+    let mut own = Allocations::new();
+    let sample = layered_sample().map(|(case, bytes, spots)| (case, bytes, spots[..1].to_vec()));
+    catalogue::run_cases(&SUITE, &mut Allocations::new(), sample, |at, slice| {
+        catalogue::columns(at, slice, &mut own);
+    });
 }
