@@ -445,13 +445,22 @@ fn the_io_adapters_stay_inside_the_allocation() {
     layered(|at, slice, own| catalogue::io_adapters(at, slice, own));
 }
 
-/// The layered sample at the first of each case's alignments: the column
-/// checks hold each answer to a reference worked out a row at a time, a
-/// few seconds a case under Miri.
+/// The layered sample's 150-byte cases (valid, an error in the last block,
+/// one in the middle) at the first of their alignments: the column checks
+/// hold each answer to a reference worked out a row at a time, seconds a
+/// case under Miri. At the AVX2 and AVX-512 levels only: the column code's
+/// `unsafe` is the gathered first-byte test, which runs there, and the
+/// views' bytes, which run the same at every level; the validation it calls
+/// is the other tests' at each level.
 #[test]
 fn the_column_api_stays_inside_values_views_pages_and_bitmaps_in_their_allocations() {
+    if !matches!(cpu::level(), Level::Avx2 | Level::Avx512) {
+        return;
+    }
     let mut own = Allocations::new();
-    let sample = layered_sample().map(|(case, bytes, spots)| (case, bytes, spots[..1].to_vec()));
+    let sample = layered_sample()
+        .filter(|(_, bytes, _)| bytes.len() == 150)
+        .map(|(case, bytes, spots)| (case, bytes, spots[..1].to_vec()));
     catalogue::run_cases(&SUITE, &mut Allocations::new(), sample, |at, slice| {
         catalogue::columns(at, slice, &mut own);
     });

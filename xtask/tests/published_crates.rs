@@ -33,7 +33,13 @@ fn published_crates(root: &Path) -> Vec<String> {
 fn the_library_command_and_integration_crates_are_the_published_ones() {
     assert_eq!(
         published_crates(&workspace_root()),
-        ["utf8-spec", "utf8-macros", "utf8-core", "utf8-cli", "utf8-arrow"]
+        [
+            "utf8-spec",
+            "utf8-macros",
+            "utf8-core",
+            "utf8-cli",
+            "utf8-arrow"
+        ]
     );
 }
 
