@@ -28,6 +28,18 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// A measurement of `bytes` per iteration at `gb` GB/s: for the tests
+    /// of the tables and the chart.
+    #[cfg(test)]
+    pub(crate) fn at(input: &str, contender: &str, bytes: u64, gb: f64) -> Measurement {
+        Measurement {
+            input: input.to_owned(),
+            contender: contender.to_owned(),
+            bytes,
+            median_ns: bytes as f64 / gb,
+        }
+    }
+
     /// Throughput in GB/s (10^9 bytes per second).
     pub fn gb_per_s(&self) -> f64 {
         self.bytes as f64 / self.median_ns

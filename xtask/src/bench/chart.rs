@@ -308,13 +308,9 @@ fn bars(out: &mut String, group: &Group, top: f64, y: f64) -> f64 {
 mod tests {
     use super::*;
 
+    /// 1000 bytes per iteration at `gb` GB/s.
     fn m(input: &str, contender: &str, gb: f64) -> Measurement {
-        Measurement {
-            input: input.to_owned(),
-            contender: contender.to_owned(),
-            bytes: 1000,
-            median_ns: 1000.0 / gb,
-        }
+        Measurement::at(input, contender, 1000, gb)
     }
 
     /// Every main contender (and one the chart leaves out) on `input`, at

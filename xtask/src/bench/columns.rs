@@ -93,13 +93,9 @@ pub fn table(measurements: &[Measurement]) -> Option<Table> {
 mod tests {
     use super::*;
 
+    /// 1000 bytes per iteration at `gb` GB/s.
     fn m(input: &str, contender: &str, gb: f64) -> Measurement {
-        Measurement {
-            input: input.to_owned(),
-            contender: contender.to_owned(),
-            bytes: 1000,
-            median_ns: 1000.0 / gb,
-        }
+        Measurement::at(input, contender, 1000, gb)
     }
 
     #[test]

@@ -159,12 +159,7 @@ mod tests {
     use super::*;
 
     fn m(input: &str, contender: &str, bytes: u64, gb: f64) -> Measurement {
-        Measurement {
-            input: input.to_owned(),
-            contender: contender.to_owned(),
-            bytes,
-            median_ns: bytes as f64 / gb,
-        }
+        Measurement::at(input, contender, bytes, gb)
     }
 
     #[test]
