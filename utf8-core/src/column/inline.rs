@@ -160,7 +160,9 @@ fn first_invalid<R: Ruleset, B: AsRef<[u8]>>(
             .err()
             .map(|e| e.valid_up_to())
     } else {
-        Some(stop - (INLINE + 1))
+        // The views were valid to their end, so they ended on a
+        // boundary, after which the separator is valid: `stop` is past it.
+        Some(stop.saturating_sub(INLINE + 1))
     };
     let inline_row = (stop < INLINE).then_some(first + stop / 16);
     let string_row = strings_stop.and_then(|stop| {
