@@ -12,10 +12,13 @@
 //! | [`Views`] | short strings (inline or in data buffers) copied after each other, each followed by a separator byte no sequence may contain, and the copy checked as one run; long ones in place | `views`, `gather` |
 //! | [`PlainPage`] | the same copying check, walking the length prefixes | `page`, `gather` |
 //!
-//! Which of the first two a ruleset allows is proved from its tables
-//! (`rule`): RFC 3629, CESU-8, modified UTF-8 and RFC 2279 allow both; a
-//! ruleset that allows neither (WTF-8, whose input may also end after a
-//! lead surrogate) is checked a row at a time, with the same answers.
+//! Which a ruleset allows is proved from its tables (`rule`): RFC 3629 and
+//! RFC 2279 allow the in-place check and inline views checked as they lie;
+//! CESU-8 (whose surrogate pair's second half starts with `ED`, as a
+//! sequence may) has its offsets copied; modified UTF-8 (which has no `00`
+//! to pad with) its views. A ruleset that allows neither (WTF-8, whose
+//! input may also end after a lead surrogate) is checked a row at a time,
+//! with the same answers.
 //!
 //! The layout is checked when a column is made ([`Offsets::new`],
 //! [`Views::new`], [`PlainPage::new`], `with_nulls`): a malformed one is a

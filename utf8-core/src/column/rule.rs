@@ -111,3 +111,38 @@ pub(crate) struct RuleOf<R>(PhantomData<R>);
 impl<R: Ruleset> RuleOf<R> {
     pub(crate) const RULE: RowRule = RowRule::of(&R::TABLES.automaton);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{RowRule, RuleOf};
+    use crate::Rfc3629;
+    use crate::cesu8::Cesu8;
+    use crate::mutf8::Mutf8;
+    use crate::rfc2279::Rfc2279;
+    use crate::wtf8::Wtf8;
+
+    /// Whether the first byte marks a boundary, the separator, and whether
+    /// inline views are checked as they lie.
+    fn facts(rule: RowRule) -> (bool, Option<u8>, bool) {
+        (
+            rule.first_byte_marks_boundary,
+            rule.separator,
+            rule.inline_views_separate,
+        )
+    }
+
+    /// What `column`'s module documentation says of the built-in rulesets.
+    #[test]
+    fn which_checks_each_built_in_ruleset_allows() {
+        // UTF-8 and RFC 2279: in place, and inline views as they lie.
+        assert_eq!(facts(RuleOf::<Rfc3629>::RULE), (true, Some(0x00), true));
+        assert_eq!(facts(RuleOf::<Rfc2279>::RULE), (true, Some(0x00), true));
+        // CESU-8's surrogate pair is one sequence whose second half starts
+        // with ED, which may also start a sequence: offsets are copied.
+        assert_eq!(facts(RuleOf::<Cesu8>::RULE), (false, Some(0x00), true));
+        // Modified UTF-8 has no 00: views are copied, with 01 after each.
+        assert_eq!(facts(RuleOf::<Mutf8>::RULE), (true, Some(0x01), false));
+        // WTF-8 may also end after a lead surrogate: a row at a time.
+        assert_eq!(facts(RuleOf::<Wtf8>::RULE), (false, None, false));
+    }
+}
