@@ -306,30 +306,8 @@ fn each_malformed_offsets_layout_is_named_with_its_row() {
         check_offsets_every_type(offsets, values, None);
         // ... and against the row and variant written here.
         let wide: Vec<i128> = offsets.to_vec();
-        if let Ok(offsets) = wide
-            .iter()
-            .map(|&o| i64::try_from(o))
-            .collect::<Result<Vec<_>, _>>()
-        {
-            let e = Offsets::new(&offsets, values).unwrap_err();
-            assert_eq!(
-                (e.row(), e.layout_error()),
-                (row, Some(layout)),
-                "{offsets:?}"
-            );
-        }
-        if let Ok(offsets) = wide
-            .iter()
-            .map(|&o| u64::try_from(o))
-            .collect::<Result<Vec<_>, _>>()
-        {
-            let e = Offsets::new(&offsets, values).unwrap_err();
-            assert_eq!(
-                (e.row(), e.layout_error()),
-                (row, Some(layout)),
-                "{offsets:?}"
-            );
-        }
+        expect_fault::<i64>(&wide, values, row, layout);
+        expect_fault::<u64>(&wide, values, row, layout);
     }
     // Well-formed edge cases: no rows, empty rows at the end of the values.
     for offsets in [&[0][..], &[5], &[0, 5, 5, 5], &[5, 5]] {
@@ -779,5 +757,25 @@ fn columns_at_the_batch_edges_agree_with_the_per_row_reference() {
                 Some((&bits, 5)),
             );
         }
+    }
+}
+
+/// `Offsets::new` over `wide` converted to `O`, where every offset fits
+/// in it, fails at `row` with `layout`.
+fn expect_fault<O>(wide: &[i128], values: &[u8], row: usize, layout: Layout)
+where
+    O: utf8_core::column::Offset + TryFrom<i128> + std::fmt::Debug,
+{
+    if let Ok(offsets) = wide
+        .iter()
+        .map(|&o| O::try_from(o))
+        .collect::<Result<Vec<O>, _>>()
+    {
+        let e = utf8_core::column::Offsets::new(&offsets, values).unwrap_err();
+        assert_eq!(
+            (e.row(), e.layout_error()),
+            (row, Some(layout)),
+            "{offsets:?}"
+        );
     }
 }
