@@ -28,7 +28,7 @@ use arrow_array::{Array, BooleanArray};
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_schema::DataType;
 use utf8_core::column::{Column, ColumnError, Nulls, Offsets, Views};
-use utf8_core::{Rfc3629, Ruleset};
+use utf8_core::{Rfc3629, Ruleset, Utf8Error};
 
 mod error;
 mod offsets;
@@ -77,6 +77,37 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
         AnyColumn::Views(column) => column.validate::<R>(),
     }
     .map_err(Utf8ArrowError::Column)
+}
+
+/// Every invalid row of `array` that is not null, in order, each with its
+/// error relative to the row's start (RFC 3629): what a report of all the
+/// bad rows needs, where [`validate`] stops at the first.
+///
+/// The error is an unsupported type or a malformed layout.
+///
+/// ```
+/// use arrow_array::BinaryArray;
+/// let array = BinaryArray::from(vec![Some(&b"ok"[..]), Some(b"caf\xC3"), None, Some(b"\xA9lait")]);
+/// let rows: Vec<_> = utf8_arrow::invalid_rows(&array)?
+///     .into_iter()
+///     .map(|(row, e)| (row, e.valid_up_to(), e.error_len()))
+///     .collect();
+/// assert_eq!(rows, [(1, 3, None), (3, 0, Some(1))]);
+/// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
+/// ```
+pub fn invalid_rows(array: &dyn Array) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+    invalid_rows_as::<Rfc3629>(array)
+}
+
+/// [`invalid_rows`] under any ruleset of utf8-core.
+pub fn invalid_rows_as<R: Ruleset>(
+    array: &dyn Array,
+) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+    Ok(match any_column(array)? {
+        AnyColumn::Small(column) => column.invalid_rows::<R>().collect(),
+        AnyColumn::Large(column) => column.invalid_rows::<R>().collect(),
+        AnyColumn::Views(column) => column.invalid_rows::<R>().collect(),
+    })
 }
 
 /// Whether each row of `array` is UTF-8 (RFC 3629), as a [`BooleanArray`]

@@ -112,6 +112,31 @@ fn is_valid_is_per_row_from_utf8_with_null_for_each_null_row() {
     }
 }
 
+#[test]
+fn invalid_rows_are_every_row_per_row_from_utf8_rejects_that_is_not_null() {
+    for seed in 0..SEEDS {
+        let (table, range) = case(seed);
+        let start = range.start;
+        let expected: Vec<(usize, (usize, Option<usize>))> = range
+            .clone()
+            .filter(|&r| !table.is_null(r))
+            .filter_map(|r| {
+                core::str::from_utf8(&table.rows[r])
+                    .err()
+                    .map(|e| (r - start, (e.valid_up_to(), e.error_len())))
+            })
+            .collect();
+        for array in arrays(&table, &range) {
+            let got: Vec<_> = utf8_arrow::invalid_rows(array.as_ref())
+                .unwrap()
+                .into_iter()
+                .map(|(row, e)| (row, (e.valid_up_to(), e.error_len())))
+                .collect();
+            assert_eq!(got, expected, "seed {seed}, {:?}", array.data_type());
+        }
+    }
+}
+
 /// What a conversion must answer: the array's own buffers when every row,
 /// null or not, is valid; otherwise the first invalid row, which is
 /// `InvalidUnderNull` when null.

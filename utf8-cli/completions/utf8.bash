@@ -67,7 +67,7 @@ _utf8() {
             return 0
             ;;
         utf8__subcmd__check)
-            opts="-q -l -r -h --ruleset --all --format --quiet --files-with-errors --files-without-errors --no-mmap --recursive --hidden --no-ignore --binary --help"
+            opts="-q -l -r -h --ruleset --all --format --quiet --files-with-errors --files-without-errors --no-mmap --parquet --strings-only --recursive --hidden --no-ignore --binary --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -79,6 +79,10 @@ _utf8() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --parquet)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

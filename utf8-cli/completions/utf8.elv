@@ -48,6 +48,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
         &'utf8;check'= {
             cand --ruleset 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279'
             cand --format 'How to report errors (valid inputs print nothing), or with -l and --files-without-errors, how to print the paths (JSON: one `{"path": ...}` object per line)'
+            cand --parquet 'When to read an input as a Parquet file, whose byte array columns are checked value by value (a bad value is reported with its column, row and row group)'
             cand --all 'Report every error, resynchronising after each invalid part as lossy decoding does; without it, the first error of each input'
             cand -q 'Print nothing on standard output; the exit status tells. Each input is read up to its first error. An input that cannot be read is still named on standard error'
             cand --quiet 'Print nothing on standard output; the exit status tells. Each input is read up to its first error. An input that cannot be read is still named on standard error'
@@ -55,6 +56,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --files-with-errors 'Print the path of each invalid input, one per line, instead of its errors. Each input is read up to its first error'
             cand --files-without-errors 'Print the path of each valid input, one per line, instead of the errors of the others'
             cand --no-mmap 'Read every file; without it, a regular file of 1 MiB or more is checked where it lies in the page cache, through a read-only memory map (Linux), which saves copying it. A file truncated meanwhile is reported as changed either way; bytes rewritten in place under a map are checked partly old, partly new, and reported as changed'
+            cand --strings-only 'In Parquet files, check only the byte array columns annotated as text (string, enum, JSON); without it, unannotated ones (binary) too'
             cand -r 'Check the files under each directory argument, in the order of their paths, skipping hidden files and directories, what .gitignore, .ignore and .git/info/exclude exclude, symbolic links and binary files'
             cand --recursive 'Check the files under each directory argument, in the order of their paths, skipping hidden files and directories, what .gitignore, .ignore and .git/info/exclude exclude, symbolic links and binary files'
             cand --hidden 'Under -r, also check hidden files and directories (names that start with `.`)'

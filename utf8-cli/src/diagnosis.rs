@@ -76,6 +76,19 @@ impl Explainer {
         following: Option<u8>,
         incomplete: bool,
     ) -> Explanation {
+        self.explain_in("input", before, subpart, following, incomplete)
+    }
+
+    /// [`Explainer::explain`] for an error inside `whole` (an input, a
+    /// value), which is what ends too soon when the error is `incomplete`.
+    pub fn explain_in(
+        &self,
+        whole: &str,
+        before: u8,
+        subpart: &[u8],
+        following: Option<u8>,
+        incomplete: bool,
+    ) -> Explanation {
         let tables = &self.tables;
         let lead = subpart[0];
         if !incomplete && tables.next(before, lead) == tables.dead() {
@@ -94,7 +107,7 @@ impl Explainer {
             return Explanation {
                 shown: subpart.to_vec(),
                 message: format!(
-                    "the input ends after {}; expected {expected}",
+                    "the {whole} ends after {}; expected {expected}",
                     hex_spaced(subpart)
                 ),
                 expected,

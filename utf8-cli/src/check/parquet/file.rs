@@ -1,0 +1,333 @@
+//! Opening a Parquet file for the check: its footer read once, its byte
+//! array columns chosen, and a reader per row group that hands their values
+//! over as bytes, unchecked.
+//!
+//! The parquet crate's Arrow reader checks the values of a column annotated
+//! as a string itself, and stops at the first bad one with no row. So the
+//! schema the reader is given is the file's with every `BYTE_ARRAY` leaf's
+//! annotation taken off: it reads them as `Binary`, and nothing but this
+//! check judges them. A leaf whose column chunks are dictionary-encoded is
+//! read as a dictionary, so that each dictionary is checked once.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, Fields, Schema};
+use bytes::Bytes;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
+use parquet::basic::{ConvertedType, LogicalType, Type as PhysicalType};
+use parquet::file::metadata::{FileMetaData, ParquetMetaData, ParquetMetaDataReader};
+use parquet::file::reader::{ChunkReader, Length};
+use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
+
+/// How many rows a batch holds: the memory a row group's check holds at
+/// once is a batch of each checked column, not the row group.
+const BATCH_ROWS: usize = 8192;
+
+/// A file read at positions (`pread`), so that the readers of several row
+/// groups share it without sharing a file offset, as clones of a `File` do.
+#[derive(Clone)]
+pub struct Positional {
+    file: Arc<File>,
+    len: u64,
+}
+
+impl Positional {
+    pub fn new(file: File) -> std::io::Result<Positional> {
+        let len = file.metadata()?.len();
+        Ok(Positional {
+            file: Arc::new(file),
+            len,
+        })
+    }
+}
+
+impl Length for Positional {
+    fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+/// A [`Read`] from a position of a [`Positional`] file on.
+pub struct ReadAt {
+    file: Arc<File>,
+    at: u64,
+}
+
+impl Read for ReadAt {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = read_at(&self.file, buffer, self.at)?;
+        self.at += read as u64;
+        Ok(read)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buffer, at)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buffer, at)
+}
+
+impl ChunkReader for Positional {
+    type T = ReadAt;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<ReadAt> {
+        Ok(ReadAt {
+            file: Arc::clone(&self.file),
+            at: start,
+        })
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
+        let mut bytes = vec![0; length];
+        let mut filled = 0;
+        while filled < length {
+            match read_at(&self.file, &mut bytes[filled..], start + filled as u64)? {
+                0 => {
+                    return Err(parquet::errors::ParquetError::EOF(format!(
+                        "the file ends at {} bytes, inside a range that its footer places at {start}..{}",
+                        start + filled as u64,
+                        start + length as u64
+                    )));
+                }
+                read => filled += read,
+            }
+        }
+        Ok(Bytes::from(bytes))
+    }
+}
+
+/// Whether the file at `path` starts and ends with Parquet's magic bytes.
+/// Both, so that a text file that happens to begin with `PAR1` is text.
+pub fn has_parquet_magic(path: &Path) -> bool {
+    const MAGIC: &[u8; 4] = b"PAR1";
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    let Ok(len) = file.metadata().map(|m| m.len()) else {
+        return false;
+    };
+    let mut head = [0; 4];
+    let mut tail = [0; 4];
+    len >= 12
+        && read_at(&file, &mut head, 0).ok() == Some(4)
+        && read_at(&file, &mut tail, len - 4).ok() == Some(4)
+        && &head == MAGIC
+        && &tail == MAGIC
+}
+
+/// A byte array column of the file that is checked.
+pub struct Leaf {
+    /// Its path in the schema, dot-joined (`tags.list.element`).
+    pub path: String,
+}
+
+/// An open Parquet file, ready to read its checked columns a row group at
+/// a time.
+pub struct ParquetFile {
+    reader: Positional,
+    metadata: ArrowReaderMetadata,
+    projection: ProjectionMask,
+    /// The checked leaves, in the order the reader's batches hold them.
+    pub leaves: Vec<Leaf>,
+    /// Each row group's first row, counted from the file's start, and one
+    /// past the last group's last row.
+    pub row_group_starts: Vec<u64>,
+}
+
+impl ParquetFile {
+    /// Reads the footer of `file` and chooses its byte array columns
+    /// (annotated as text only, if `strings_only`). The error is the
+    /// parquet crate's message.
+    pub fn open(file: File, strings_only: bool) -> Result<ParquetFile, String> {
+        let reader = Positional::new(file).map_err(|e| e.to_string())?;
+        let metadata = ParquetMetaDataReader::new()
+            .parse_and_finish(&reader)
+            .map_err(|e| e.to_string())?;
+        let schema = metadata.file_metadata().schema_descr();
+        let mut leaves = Vec::new();
+        let mut leaf_indices = Vec::new();
+        // By the schema's leaf index: checked and dictionary-encoded.
+        let mut dictionary_encoded = vec![false; schema.num_columns()];
+        for (index, column) in schema.columns().iter().enumerate() {
+            if column.physical_type() != PhysicalType::BYTE_ARRAY
+                || (strings_only && !annotated_as_text(column.self_type()))
+            {
+                continue;
+            }
+            leaves.push(Leaf {
+                path: column.path().string(),
+            });
+            leaf_indices.push(index);
+            dictionary_encoded[index] = metadata
+                .row_groups()
+                .iter()
+                .any(|group| group.column(index).dictionary_page_offset().is_some());
+        }
+        let mut row_group_starts = vec![0u64];
+        for group in metadata.row_groups() {
+            let rows = u64::try_from(group.num_rows())
+                .map_err(|_| format!("a row group of {} rows", group.num_rows()))?;
+            row_group_starts.push(row_group_starts[row_group_starts.len() - 1] + rows);
+        }
+        let bytes_as_binary = Arc::new(unannotated(&metadata));
+        let projection =
+            ProjectionMask::leaves(bytes_as_binary.file_metadata().schema_descr(), leaf_indices);
+        let metadata = reader_metadata(bytes_as_binary, &dictionary_encoded)?;
+        Ok(ParquetFile {
+            reader,
+            metadata,
+            projection,
+            leaves,
+            row_group_starts,
+        })
+    }
+
+    /// How many row groups the file has.
+    pub fn row_groups(&self) -> usize {
+        self.row_group_starts.len() - 1
+    }
+
+    /// A reader of the checked columns of row group `group`, a batch at a time.
+    pub fn row_group(&self, group: usize) -> Result<ParquetRecordBatchReader, String> {
+        ParquetRecordBatchReaderBuilder::new_with_metadata(
+            self.reader.clone(),
+            self.metadata.clone(),
+        )
+        .with_row_groups(vec![group])
+        .with_projection(self.projection.clone())
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// Whether a byte array leaf is annotated as text: a string, an enum's
+/// name or JSON, each UTF-8 by Parquet's format.
+fn annotated_as_text(leaf: &Type) -> bool {
+    let info = leaf.get_basic_info();
+    matches!(
+        info.logical_type_ref(),
+        Some(LogicalType::String | LogicalType::Enum | LogicalType::Json)
+    ) || matches!(
+        info.converted_type(),
+        ConvertedType::UTF8 | ConvertedType::ENUM | ConvertedType::JSON
+    )
+}
+
+/// The file's metadata with every byte array leaf's annotation taken off.
+fn unannotated(metadata: &ParquetMetaData) -> ParquetMetaData {
+    let file = metadata.file_metadata();
+    let root = without_text_annotations(file.schema_descr().root_schema_ptr());
+    let file = FileMetaData::new(
+        file.version(),
+        file.num_rows(),
+        file.created_by().map(str::to_owned),
+        None,
+        Arc::new(SchemaDescriptor::new(root)),
+        file.column_orders().cloned(),
+    );
+    ParquetMetaData::new(file, metadata.row_groups().to_vec())
+}
+
+fn without_text_annotations(node: TypePtr) -> TypePtr {
+    let info = node.get_basic_info();
+    let rebuilt = match node.as_ref() {
+        Type::PrimitiveType { physical_type, .. } => {
+            if *physical_type != PhysicalType::BYTE_ARRAY {
+                return node;
+            }
+            let mut leaf = Type::primitive_type_builder(info.name(), *physical_type)
+                .with_id(info.has_id().then(|| info.id()));
+            if info.has_repetition() {
+                leaf = leaf.with_repetition(info.repetition());
+            }
+            leaf.build()
+        }
+        Type::GroupType { fields, .. } => {
+            let mut group = Type::group_type_builder(info.name())
+                .with_converted_type(info.converted_type())
+                .with_logical_type(info.logical_type_ref().cloned())
+                .with_id(info.has_id().then(|| info.id()))
+                .with_fields(
+                    fields
+                        .iter()
+                        .map(|field| without_text_annotations(Arc::clone(field)))
+                        .collect(),
+                );
+            if info.has_repetition() {
+                group = group.with_repetition(info.repetition());
+            }
+            group.build()
+        }
+    };
+    // The builders refuse only what the file's own schema already passed.
+    Arc::new(rebuilt.expect("a schema node rebuilt from a valid one"))
+}
+
+/// The Arrow reader's view of the unannotated file: byte array leaves as
+/// `Binary`, and the dictionary-encoded ones as dictionaries of `Binary`
+/// where the reader takes that.
+fn reader_metadata(
+    metadata: Arc<ParquetMetaData>,
+    dictionary_encoded: &[bool],
+) -> Result<ArrowReaderMetadata, String> {
+    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+    let plain = ArrowReaderMetadata::try_new(Arc::clone(&metadata), options.clone())
+        .map_err(|e| e.to_string())?;
+    if !dictionary_encoded.contains(&true) {
+        return Ok(plain);
+    }
+    let mut leaf = 0;
+    let fields: Fields = plain
+        .schema()
+        .fields()
+        .iter()
+        .map(|field| with_dictionaries(field, dictionary_encoded, &mut leaf))
+        .collect();
+    let hinted = Schema::new_with_metadata(fields, plain.schema().metadata().clone());
+    // A reader that turns the hint down is left with plain `Binary` leaves:
+    // the same rows checked, each dictionary entry at every use.
+    Ok(
+        ArrowReaderMetadata::try_new(metadata, options.with_schema(Arc::new(hinted)))
+            .unwrap_or(plain),
+    )
+}
+
+/// `field` with each byte array leaf that `dictionary_encoded` marks read
+/// as a dictionary; `leaf` counts the schema's leaves in order, as the
+/// Arrow schema holds them in the order of Parquet's.
+fn with_dictionaries(
+    field: &Arc<Field>,
+    dictionary_encoded: &[bool],
+    leaf: &mut usize,
+) -> Arc<Field> {
+    let mut nested = |child: &Arc<Field>| with_dictionaries(child, dictionary_encoded, leaf);
+    let data_type = match field.data_type() {
+        DataType::List(child) => DataType::List(nested(child)),
+        DataType::LargeList(child) => DataType::LargeList(nested(child)),
+        DataType::FixedSizeList(child, size) => DataType::FixedSizeList(nested(child), *size),
+        DataType::Struct(children) => DataType::Struct(children.iter().map(nested).collect()),
+        DataType::Map(entries, sorted) => DataType::Map(nested(entries), *sorted),
+        other => {
+            *leaf += 1;
+            let encoded = dictionary_encoded.get(*leaf - 1).copied().unwrap_or(false);
+            if encoded && matches!(other, DataType::Binary | DataType::LargeBinary) {
+                DataType::Dictionary(Box::new(DataType::Int32), Box::new(other.clone()))
+            } else {
+                other.clone()
+            }
+        }
+    };
+    Arc::new(field.as_ref().clone().with_data_type(data_type))
+}

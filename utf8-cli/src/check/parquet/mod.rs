@@ -1,0 +1,174 @@
+//! `check` on Parquet files: every byte array column's values checked as
+//! UTF-8 (or under the chosen ruleset), and each bad one reported with its
+//! column, row and row group.
+//!
+//! | stage | module | product |
+//! |---|---|---|
+//! | the footer, the columns to check, the schema given to the reader | `file` | a [`ParquetFile`]: a reader per row group that hands the values over as unchecked bytes |
+//! | a batch's values, through the lists, maps and structs above them | `values` | the batch's [`BadValue`]s, each traced to its row |
+//! | the row groups, on all cores, a window of them at a time | here | the reports, in the file's order |
+//!
+//! Memory: a row group's reader holds a batch of rows of each checked
+//! column, and as many row groups are read at once as there are threads;
+//! the bad values of a window's row groups wait for their turn to be
+//! reported, the first of each only when `--all` is not given.
+
+mod file;
+mod values;
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use clap::ValueEnum;
+use rayon::prelude::*;
+use utf8_core::Ruleset;
+
+use super::Listing;
+use super::report::{Report, Stop};
+use crate::input::Source;
+use crate::name::Name;
+use crate::stream::Halt;
+use file::ParquetFile;
+use file::has_parquet_magic;
+pub use values::BadValue;
+use values::bad_values;
+
+/// When an input is read as a Parquet file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ParquetMode {
+    /// A file whose name ends in `.parquet`, or that starts and ends with
+    /// Parquet's magic bytes `PAR1`
+    Auto,
+    /// Every input, standard input too (copied to a temporary file first:
+    /// Parquet's footer is at the end)
+    Always,
+    /// None: every input is text
+    Never,
+}
+
+/// Whether `source` is to be read as a Parquet file.
+pub fn is_parquet(source: &Source, mode: ParquetMode) -> bool {
+    match (mode, source) {
+        (ParquetMode::Always, _) => true,
+        (ParquetMode::Never, _) | (ParquetMode::Auto, Source::Stdin) => false,
+        (ParquetMode::Auto, Source::File(path)) => {
+            has_parquet_name(path) || has_parquet_magic(path)
+        }
+    }
+}
+
+fn has_parquet_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("parquet"))
+}
+
+/// What to look for in a Parquet file.
+pub struct Wanted {
+    pub listing: Listing,
+    pub all: bool,
+    pub strings_only: bool,
+}
+
+/// Checks the Parquet file `source` and reports what `wanted` asks for:
+/// whether a bad value was found, and the file's size.
+pub fn check_parquet<R: Ruleset, W: Write>(
+    source: &Source,
+    name: &Name,
+    wanted: &Wanted,
+    report: &mut Report<'_, W>,
+) -> (bool, Result<u64, Halt<Stop>>) {
+    let cannot =
+        |message: String| Halt::Read(format!("cannot read {} as Parquet: {message}", name.text));
+    let opened = open(source)
+        .and_then(|file| {
+            let len = file.metadata().map_err(|e| e.to_string())?.len();
+            Ok((ParquetFile::open(file, wanted.strings_only)?, len))
+        })
+        .map_err(cannot);
+    let (parquet, len) = match opened {
+        Ok(opened) => opened,
+        Err(halt) => return (false, Err(halt)),
+    };
+    let all = wanted.all && wanted.listing == Listing::Errors;
+    let mut found = false;
+    let groups: Vec<usize> = (0..parquet.row_groups()).collect();
+    for window in groups.chunks(rayon::current_num_threads().max(1)) {
+        let checked: Vec<_> = window
+            .par_iter()
+            .map(|&group| bad_values_of_row_group::<R>(&parquet, group, all))
+            .collect();
+        for (&group, bad) in window.iter().zip(checked) {
+            let bad = match bad {
+                Ok(bad) => bad,
+                Err(message) => {
+                    return (found, Err(cannot(format!("row group {group}: {message}"))));
+                }
+            };
+            found |= !bad.is_empty();
+            if wanted.listing == Listing::Errors {
+                for value in &bad {
+                    let column = &parquet.leaves[value.leaf].path;
+                    if let Err(stop) = report.value_error(name, column, group, value) {
+                        return (found, Err(Halt::Sink(stop)));
+                    }
+                }
+                if let Err(stop) = report.flush() {
+                    return (found, Err(Halt::Sink(stop)));
+                }
+            }
+            if found && !all {
+                return (found, Ok(len));
+            }
+        }
+    }
+    (found, Ok(len))
+}
+
+/// The file behind `source`; standard input copied to a temporary file,
+/// which is deleted when closed.
+fn open(source: &Source) -> Result<File, String> {
+    match source {
+        Source::File(path) => {
+            let file = File::open(path).map_err(|e| e.to_string())?;
+            if file.metadata().map_err(|e| e.to_string())?.is_dir() {
+                return Err("it is a directory".to_owned());
+            }
+            Ok(file)
+        }
+        Source::Stdin => {
+            let mut copy = tempfile::tempfile()
+                .map_err(|e| format!("cannot create a temporary file for standard input: {e}"))?;
+            std::io::copy(&mut std::io::stdin().lock(), &mut copy).map_err(|e| e.to_string())?;
+            Ok(copy)
+        }
+    }
+}
+
+/// The bad values of one row group, their rows counted from the file's
+/// start: all of them, or the first.
+fn bad_values_of_row_group<R: Ruleset>(
+    parquet: &ParquetFile,
+    group: usize,
+    all: bool,
+) -> Result<Vec<BadValue>, String> {
+    let mut first_row = parquet.row_group_starts[group];
+    let mut dictionaries = Vec::new();
+    let mut found = Vec::new();
+    for batch in parquet.row_group(group)? {
+        let batch = batch.map_err(|e| e.to_string())?;
+        let mut bad = bad_values::<R>(&batch, all, &mut dictionaries)?;
+        for value in &mut bad {
+            value.row += first_row;
+        }
+        if !all {
+            bad.truncate(1);
+        }
+        found.append(&mut bad);
+        if !all && !found.is_empty() {
+            break;
+        }
+        first_row += batch.num_rows() as u64;
+    }
+    Ok(found)
+}
