@@ -52,6 +52,7 @@ fn example_files(root: &Path) {
         "docs/logo.png",
         b"\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR",
     );
+    write_orders(&root.join("orders.parquet"));
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt as _;
@@ -60,6 +61,63 @@ fn example_files(root: &Path) {
         std::fs::create_dir_all(root.join("names")).unwrap();
         std::fs::write(root.join("names").join(name), b"ok \xE9\n").unwrap();
     }
+}
+
+/// A Parquet file of four orders in two row groups, written as a foreign
+/// writer would: a string column holding a Latin-1 name, and a binary one
+/// holding a value cut inside a character.
+fn write_orders(path: &Path) {
+    use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use std::sync::Arc;
+
+    let schema = "message orders { REQUIRED INT64 id; \
+        REQUIRED BYTE_ARRAY customer (STRING); OPTIONAL BYTE_ARRAY note; }";
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
+    let sink = std::fs::File::create(path).unwrap();
+    let properties = Arc::new(WriterProperties::builder().build());
+    let mut writer = SerializedFileWriter::new(sink, schema, properties).unwrap();
+    // Each row: the customer, and the note if there is one.
+    type Row = (&'static [u8], Option<&'static [u8]>);
+    let groups: [[Row; 2]; 2] = [
+        [(b"Zo\xC3\xAB", Some(b"fragile")), (b"Ann", None)],
+        [(b"Ren\xE9e", Some(b"gift")), (b"Bo", Some(b"caf\xC3"))],
+    ];
+    for (group_index, rows) in groups.iter().enumerate() {
+        let mut group = writer.next_row_group().unwrap();
+        let ids: Vec<i64> = (0..2)
+            .map(|row| (group_index * 2 + row) as i64 + 1)
+            .collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Int64Type>()
+            .write_batch(&ids, None, None)
+            .unwrap();
+        column.close().unwrap();
+        let customers: Vec<ByteArray> =
+            rows.iter().map(|r| ByteArray::from(r.0.to_vec())).collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&customers, None, None)
+            .unwrap();
+        column.close().unwrap();
+        let notes: Vec<ByteArray> = rows
+            .iter()
+            .filter_map(|r| r.1)
+            .map(|n| ByteArray::from(n.to_vec()))
+            .collect();
+        let defined: Vec<i16> = rows.iter().map(|r| i16::from(r.1.is_some())).collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&notes, Some(&defined), None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+    }
+    writer.close().unwrap();
 }
 
 #[cfg(unix)]

@@ -6,8 +6,9 @@
 //! as a string itself, and stops at the first bad one with no row. So the
 //! schema the reader is given is the file's with every `BYTE_ARRAY` leaf's
 //! annotation taken off: it reads them as `Binary`, and nothing but this
-//! check judges them. A leaf whose column chunks are dictionary-encoded is
-//! read as a dictionary, so that each dictionary is checked once.
+//! check judges them. A leaf whose column chunks are dictionary-encoded
+//! throughout is read as a dictionary, so that each dictionary is checked
+//! once.
 
 use std::fs::File;
 use std::io::Read;
@@ -21,14 +22,16 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
     ParquetRecordBatchReaderBuilder,
 };
-use parquet::basic::{ConvertedType, LogicalType, Type as PhysicalType};
-use parquet::file::metadata::{FileMetaData, ParquetMetaData, ParquetMetaDataReader};
+use parquet::basic::{ConvertedType, Encoding, LogicalType, Type as PhysicalType};
+use parquet::file::metadata::{
+    ColumnChunkMetaData, FileMetaData, ParquetMetaData, ParquetMetaDataReader,
+};
 use parquet::file::reader::{ChunkReader, Length};
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
 /// How many rows a batch holds: the memory a row group's check holds at
 /// once is a batch of each checked column, not the row group.
-const BATCH_ROWS: usize = 8192;
+const BATCH_ROWS: usize = 1024;
 
 /// A file read at positions (`pread`), so that the readers of several row
 /// groups share it without sharing a file offset, as clones of a `File` do.
@@ -172,7 +175,7 @@ impl ParquetFile {
             dictionary_encoded[index] = metadata
                 .row_groups()
                 .iter()
-                .any(|group| group.column(index).dictionary_page_offset().is_some());
+                .all(|group| all_dictionary_encoded(group.column(index)));
         }
         let mut row_group_starts = vec![0u64];
         for group in metadata.row_groups() {
@@ -210,6 +213,19 @@ impl ParquetFile {
         .build()
         .map_err(|e| e.to_string())
     }
+}
+
+/// Whether every data page of a column chunk is dictionary-encoded, as the
+/// footer's page encoding statistics tell (the parquet crate's own test).
+/// Read as a dictionary, such a chunk's values are its dictionary's; a
+/// chunk whose writer fell back to plain pages would have the reader build
+/// a dictionary of each batch by hashing its values, slower than reading
+/// them as they are. Without statistics, a chunk is read as plain values.
+fn all_dictionary_encoded(chunk: &ColumnChunkMetaData) -> bool {
+    chunk.dictionary_page_offset().is_some()
+        && chunk.page_encoding_stats_mask().is_some_and(|mask| {
+            mask.is_only(Encoding::PLAIN_DICTIONARY) || mask.is_only(Encoding::RLE_DICTIONARY)
+        })
 }
 
 /// Whether a byte array leaf is annotated as text: a string, an enum's
