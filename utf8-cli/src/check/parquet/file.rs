@@ -347,3 +347,62 @@ fn with_dictionaries(
     };
     Arc::new(field.as_ref().clone().with_data_type(data_type))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+
+    /// A file of one string column of `values`, the writer's dictionary
+    /// limited to `dictionary_bytes`.
+    fn written(values: &[Vec<u8>], dictionary_bytes: usize) -> File {
+        let schema = parse_message_type("message m { REQUIRED BYTE_ARRAY s (STRING); }").unwrap();
+        let properties = WriterProperties::builder()
+            .set_dictionary_page_size_limit(dictionary_bytes)
+            .set_data_page_row_count_limit(16)
+            .set_write_batch_size(16)
+            .build();
+        let file = tempfile::tempfile().unwrap();
+        let mut writer = SerializedFileWriter::new(
+            file.try_clone().unwrap(),
+            Arc::new(schema),
+            Arc::new(properties),
+        )
+        .unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        let values: Vec<ByteArray> = values.iter().map(|v| ByteArray::from(v.clone())).collect();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&values, None, None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+        writer.close().unwrap();
+        file
+    }
+
+    fn read_as(file: File) -> DataType {
+        let parquet = ParquetFile::open(file, false).unwrap();
+        let batch = parquet.row_group(0).unwrap().next().unwrap().unwrap();
+        batch.column(0).data_type().clone()
+    }
+
+    #[test]
+    fn a_column_dictionary_encoded_throughout_is_read_as_a_dictionary_of_bytes() {
+        let values: Vec<Vec<u8>> = (0..200).map(|i| vec![b'a' + (i % 3) as u8]).collect();
+        assert_eq!(
+            read_as(written(&values, 1 << 20)),
+            DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Binary))
+        );
+    }
+
+    #[test]
+    fn a_column_whose_writer_fell_back_to_plain_pages_is_read_as_bytes() {
+        let values: Vec<Vec<u8>> = (0..200u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        assert_eq!(read_as(written(&values, 64)), DataType::Binary);
+    }
+}
