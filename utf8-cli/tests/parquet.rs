@@ -607,3 +607,30 @@ fn a_broken_parquet_file_is_one_line_naming_it_exit_2_and_the_other_inputs_are_s
         );
     }
 }
+
+#[test]
+fn a_parquet_file_found_under_a_directory_is_checked_as_parquet_not_skipped_as_binary() {
+    let directory = scratch();
+    let path = directory.path().join("lake/part-0.parquet");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let column = Column {
+        name: "s",
+        schema: "REQUIRED BYTE_ARRAY s (STRING);",
+        rows: vec![Some(b"ok".to_vec()), Some(b"caf\xC3".to_vec())],
+    };
+    write_flat(&path, &[&column], 2, properties(None, Compression::SNAPPY));
+    common::write(directory.path(), "lake/notes.txt", b"fine\n");
+    let (reports, status, stderr) = check_json(&["-r", arg(directory.path())]);
+    assert_eq!(status, 1, "{stderr}");
+    assert_eq!(
+        reports,
+        [Reported {
+            row: 1,
+            leaf: 0,
+            element: None,
+            column: "s".to_owned(),
+            offset: 3,
+            len: None,
+        }]
+    );
+}
