@@ -38,7 +38,8 @@ fn the_library_command_and_integration_crates_are_the_published_ones() {
             "utf8-macros",
             "utf8-core",
             "utf8-cli",
-            "utf8-arrow"
+            "utf8-arrow",
+            "utf8-datafusion"
         ]
     );
 }
@@ -76,4 +77,42 @@ fn every_published_crate_has_a_readme_that_its_manifest_names() {
             "{krate}/Cargo.toml does not name its README"
         );
     }
+}
+
+/// The crates `.ci/run` checks with the declared MSRV: the `-p` arguments
+/// of its first `cargo "+$msrv" check` command.
+fn msrv_checked_crates(root: &Path) -> Vec<String> {
+    let ci = fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    let start = ci
+        .find(r#"cargo "+$msrv" check --locked"#)
+        .expect(".ci/run checks the MSRV");
+    let command = &ci[start..ci[start..].find("--all-features").expect("one command") + start];
+    command
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|pair| pair[0] == "-p")
+        .map(|pair| pair[1].to_string())
+        .collect()
+}
+
+#[test]
+fn ci_checks_every_published_crate_that_keeps_the_workspace_msrv_with_it() {
+    let root = workspace_root();
+    let keeps_msrv = |krate: &String| {
+        let manifest = fs::read_to_string(root.join(krate).join("Cargo.toml")).expect("manifest");
+        let own = manifest
+            .lines()
+            .find(|l| l.trim().starts_with("rust-version"));
+        match own.map(str::trim) {
+            Some("rust-version.workspace = true") => true,
+            Some(_) => false,
+            None => panic!("{krate}/Cargo.toml declares no rust-version"),
+        }
+    };
+    let (workspace_msrv, own_msrv): (Vec<String>, Vec<String>) =
+        published_crates(&root).into_iter().partition(keeps_msrv);
+    assert_eq!(msrv_checked_crates(&root), workspace_msrv);
+    // DataFusion needs a newer Rust than the workspace's MSRV.
+    assert_eq!(own_msrv, ["utf8-datafusion"]);
 }
