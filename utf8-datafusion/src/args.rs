@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::{Result, ScalarValue, internal_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 
 use crate::arrays::INPUT_TYPES;
@@ -96,6 +96,6 @@ pub(crate) fn on_bytes(
                 &answer, 0,
             )?))
         }
-        None => plan_err!("no bytes to check"),
+        None => internal_err!("a call without arguments got past coerce_types"),
     }
 }

@@ -56,6 +56,18 @@ async fn literal_bytes_are_checked_like_a_column_of_one_row() {
 }
 
 #[tokio::test]
+async fn a_dictionary_of_bytes_is_checked_as_its_values() {
+    assert_eq!(
+        row(
+            "SELECT utf8_is_valid(arrow_cast(X'C3', 'Dictionary(Int32, Binary)')), \
+             utf8_error_offset(arrow_cast(X'61C3', 'Dictionary(Int32, LargeBinary)'))"
+        )
+        .await,
+        [ScalarValue::from(false), ScalarValue::from(1i64)]
+    );
+}
+
+#[tokio::test]
 async fn a_null_gives_null() {
     assert_eq!(
         row("SELECT utf8_is_valid(NULL), utf8_error_offset(NULL), utf8_lossy(NULL)").await,
