@@ -634,3 +634,36 @@ fn a_parquet_file_found_under_a_directory_is_checked_as_parquet_not_skipped_as_b
         }]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_read_once_as_text_not_opened_to_look_for_parquet_magic() {
+    let directory = scratch();
+    let fifo = directory.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(&fifo)?;
+            pipe.write_all(b"ok\n\xFF\n")
+        })
+    };
+    let output = utf8_within_ten_seconds(&["check", arg(&fifo)]);
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        format!(
+            "{}:2:1: offset 3: bytes FF: FF cannot start a sequence; expected 00\u{2013}7F, C2\u{2013}F4\n",
+            fifo.display()
+        )
+    );
+    assert_eq!(output.status.code(), Some(1));
+    writer
+        .join()
+        .unwrap()
+        .expect("the writer's bytes all went to the check");
+}

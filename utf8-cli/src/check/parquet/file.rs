@@ -112,8 +112,14 @@ impl ChunkReader for Positional {
 
 /// Whether the file at `path` starts and ends with Parquet's magic bytes.
 /// Both, so that a text file that happens to begin with `PAR1` is text.
+/// Only a regular file is looked at: opening a FIFO to look would take
+/// the bytes its writer meant for the check, or leave the writer with a
+/// closed pipe.
 pub fn has_parquet_magic(path: &Path) -> bool {
     const MAGIC: &[u8; 4] = b"PAR1";
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(file) = File::open(path) else {
         return false;
     };
