@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_buffer::OffsetBuffer;
 use arrow_schema::DataType;
 use utf8_core::{Ruleset, Utf8Error};
 
@@ -56,22 +57,24 @@ pub fn bad_values<R: Ruleset>(
     Ok(found)
 }
 
-/// How a level of nesting maps an element to its parent.
+/// How a level of nesting maps an element to its parent: the list's or
+/// map's own offsets (a shared buffer, not copied: most batches have no bad
+/// value to trace), or a fixed-size list's size.
 #[derive(Clone)]
 enum Level {
-    /// A list or map: the element offsets of each parent.
-    Offsets(Vec<usize>),
-    /// A fixed-size list of this many elements.
+    Small(OffsetBuffer<i32>),
+    Large(OffsetBuffer<i64>),
     Fixed(usize),
 }
 
 impl Level {
     /// The parent holding element `index`.
     fn parent(&self, index: usize) -> usize {
+        // The last parent starting at or before `index`: the one whose
+        // range holds it (an empty parent holds nothing).
         match self {
-            // The last parent starting at or before `index` that is not
-            // empty: the one whose range holds it.
-            Level::Offsets(offsets) => offsets.partition_point(|&start| start <= index) - 1,
+            Level::Small(offsets) => offsets.partition_point(|&start| start as usize <= index) - 1,
+            Level::Large(offsets) => offsets.partition_point(|&start| start as usize <= index) - 1,
             Level::Fixed(size) => index / size,
         }
     }
@@ -79,7 +82,8 @@ impl Level {
     /// The first element of parent `parent`.
     fn first_element(&self, parent: usize) -> usize {
         match self {
-            Level::Offsets(offsets) => offsets[parent],
+            Level::Small(offsets) => offsets[parent] as usize,
+            Level::Large(offsets) => offsets[parent] as usize,
             Level::Fixed(size) => parent * size,
         }
     }
@@ -99,13 +103,19 @@ impl<R: Ruleset> Walk<'_, R> {
         match array.data_type() {
             DataType::List(_) => {
                 let list = array.as_list::<i32>();
-                let offsets = list.offsets().iter().map(|&o| o as usize).collect();
-                self.nested(list.values().as_ref(), Level::Offsets(offsets), levels)
+                self.nested(
+                    list.values().as_ref(),
+                    Level::Small(list.offsets().clone()),
+                    levels,
+                )
             }
             DataType::LargeList(_) => {
                 let list = array.as_list::<i64>();
-                let offsets = list.offsets().iter().map(|&o| o as usize).collect();
-                self.nested(list.values().as_ref(), Level::Offsets(offsets), levels)
+                self.nested(
+                    list.values().as_ref(),
+                    Level::Large(list.offsets().clone()),
+                    levels,
+                )
             }
             DataType::FixedSizeList(_, size) => {
                 let list = array.as_fixed_size_list();
@@ -114,8 +124,7 @@ impl<R: Ruleset> Walk<'_, R> {
             }
             DataType::Map(..) => {
                 let map = array.as_map();
-                let offsets = map.offsets().iter().map(|&o| o as usize).collect();
-                self.nested(map.entries(), Level::Offsets(offsets), levels)
+                self.nested(map.entries(), Level::Small(map.offsets().clone()), levels)
             }
             DataType::Struct(_) => {
                 for child in array.as_struct().columns() {
