@@ -631,9 +631,30 @@ pub fn check_every_layout(
 
     let (views, data) = views_of(rows, buffers);
     crate::each_ruleset!(check_views(&views, &data, nulls));
+    let (views, data) = views_back_to_back(rows);
+    crate::each_ruleset!(check_views(&views, &data, nulls));
 
     let page = page_of(rows, after);
     crate::each_ruleset!(check_page(&page, rows.len()));
+}
+
+/// Views of `rows`, the long ones back to back in one data buffer, in row
+/// order, as arrow-rs's `BinaryViewBuilder` writes them: the layout whose
+/// strings are checked where they lie, many rows a call.
+pub fn views_back_to_back(rows: &[&[u8]]) -> (Vec<u128>, Vec<Vec<u8>>) {
+    let mut data = Vec::new();
+    let views = rows
+        .iter()
+        .map(|row| {
+            if row.len() <= 12 {
+                return view_of(row, 0, 0);
+            }
+            let offset = data.len() as u32;
+            data.extend_from_slice(row);
+            view_of(row, 0, offset)
+        })
+        .collect();
+    (views, vec![data])
 }
 
 /// Views of `rows`, the long ones in `buffers` data buffers in turn, each

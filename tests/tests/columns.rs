@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use utf8_core::column::Layout;
 use utf8_tests::columns::{
     CESU8, RFC3629, WTF8, check_every_layout, check_offsets, check_offsets_every_type, check_page,
-    check_views, page_of, view_of, views_of,
+    check_views, page_of, view_of, views_back_to_back, views_of,
 };
 use utf8_tests::{each_ruleset, proptest_config};
 
@@ -238,6 +238,14 @@ fn a_code_point_split_across_neighbouring_rows_makes_both_rows_invalid() {
         .map(|(row, _)| row)
         .collect();
     assert_eq!(bad, [1, 2]);
+    // The same between two rows long enough to lie in a data buffer, back
+    // to back there.
+    let rows: [&[u8]; 3] = [
+        b"a thirteen-byte caf\xC3",
+        b"\xA9lait, thirteen bytes",
+        b"ok",
+    ];
+    check_every_layout(&rows, None, b"", b"", 1);
     // Every split of a four-byte character, and of one of each dialect.
     for text in VALID.iter().chain(DIALECTS) {
         for cut in 0..=text.len() {
@@ -362,6 +370,39 @@ fn a_null_bitmap_too_short_is_refused_at_the_first_row_without_a_bit() {
             }
         }
     }
+}
+
+#[test]
+fn bytes_between_strings_of_a_data_buffer_are_never_read_with_them() {
+    // Two long strings of one buffer with a byte between them that would
+    // end the first one's "中" (E4 B8 AD): the first is invalid, whether
+    // the byte belongs to no row or to a null one; so is a string that
+    // starts inside the one before it; and strings in another order than
+    // their rows, enough of them to leave the check in place.
+    let first = "thirteen bytes, then a cut \u{4E2D}".as_bytes();
+    let cut = &first[..first.len() - 1];
+    let second = b" and a second string of this buffer";
+    let mut buffer = cut.to_vec();
+    buffer.push(0xAD);
+    buffer.extend_from_slice(second);
+    let after_gap = cut.len() as u32 + 1;
+    let views = [view_of(cut, 0, 0), view_of(second, 0, after_gap)];
+    let buffers = [buffer.as_slice()];
+    each_ruleset!(check_views(&views, &buffers, None));
+    let gap_row = view_of(&[0xAD], 0, 0);
+    let with_null = [views[0], gap_row, views[1]];
+    each_ruleset!(check_views(&with_null, &buffers, Some((&[0b101], 0))));
+    let gap_as_null_string = view_of(
+        &buffer[cut.len() - 12..cut.len() + 1],
+        0,
+        cut.len() as u32 - 12,
+    );
+    let overlapping = [views[0], gap_as_null_string, views[1]];
+    each_ruleset!(check_views(&overlapping, &buffers, Some((&[0b101], 0))));
+    each_ruleset!(check_views(&overlapping, &buffers, None));
+    let mut shuffled: Vec<u128> = (0..600).map(|k| views[k % 2]).collect();
+    shuffled.extend([views[1], views[0], views[0]]);
+    each_ruleset!(check_views(&shuffled, &buffers, None));
 }
 
 #[test]
@@ -604,6 +645,8 @@ proptest! {
 
 /// In-place check: batches of this many rows.
 const IN_PLACE_ROWS: usize = 1024;
+/// The views' in-place check: batches of this many views.
+const IN_PLACE_VIEWS: usize = 256;
 /// Copying check: rows longer than this are checked where they lie.
 const COPY_LIMIT: usize = 256;
 
@@ -707,6 +750,14 @@ fn check_batches(rows: &[Vec<u8>], nulls: Option<(&[u8], usize)>) {
     under::<utf8_core::Rfc3629>(&RFC3629, column);
     under::<utf8_core::cesu8::Cesu8>(&CESU8, column);
     under::<utf8_core::wtf8::Wtf8>(&WTF8, column);
+    // The long rows back to back in one buffer: checked where they lie.
+    let (views, buffers) = views_back_to_back(&rows);
+    let column = Layouts {
+        views: &views,
+        buffers: &buffers,
+        ..column
+    };
+    under::<utf8_core::Rfc3629>(&RFC3629, column);
 }
 
 #[test]
@@ -726,9 +777,10 @@ fn columns_at_the_batch_edges_agree_with_the_per_row_reference() {
             // before), for either check: the copying check's batches of
             // this shape when its rows are copied.
             let per_batch = copied_per_batch(len_of(0));
-            let mut edges: Vec<usize> = (1..=count / IN_PLACE_ROWS)
-                .map(|k| k * IN_PLACE_ROWS)
+            let mut edges: Vec<usize> = (1..=count / IN_PLACE_VIEWS)
+                .map(|k| k * IN_PLACE_VIEWS)
                 .collect();
+            debug_assert!(IN_PLACE_ROWS.is_multiple_of(IN_PLACE_VIEWS));
             if len_of(0) <= COPY_LIMIT && len_of(1) == len_of(0) {
                 edges.extend((1..=count / per_batch).map(|k| k * per_batch));
             }

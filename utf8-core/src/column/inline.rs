@@ -5,15 +5,16 @@
 //! ([`super::rule`]), views one after another form a run that is valid
 //! exactly when each inline string is.
 //!
-//! A batch is made in two passes over its views, neither with a branch on
-//! what a view holds: the first copies each view's 16 bytes, or 16 zeros
-//! for a view that is null or points into a data buffer, and lists the
-//! latter; the second copies the listed strings after a separator, each
-//! followed by one. A call checks the batch.
+//! A batch is made in two passes over its views: the first copies each
+//! view's 16 bytes, or 16 zeros for a view that is null or points into a
+//! data buffer, and lists the latter, with no branch on what a view holds
+//! (`super::view_scan`); the second copies the listed strings after a
+//! separator, each followed by one. A call checks the batch.
 
-use super::nulls::holds_value;
-use super::views::{MAX_INLINE, Place, Views};
-use super::{Resume, Rows, per_row};
+use super::nulls::holding64;
+use super::rule::RuleOf;
+use super::views::{Place, Views};
+use super::{Resume, Rows, per_row, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -26,12 +27,125 @@ const STRINGS: usize = 4096;
 const WIDE: usize = 64;
 /// Strings longer than this are checked where they lie.
 const COPY_LIMIT: usize = 256;
+/// Views the check in place copies at a time (4 KiB of them): it copies
+/// no strings, and so has room for more.
+const IN_PLACE_VIEWS: usize = 256;
+/// More spans begun in one batch than this, and the rest of the column is
+/// checked by copying.
+const MAX_SPANS_A_BATCH: usize = 8;
 /// The batch: the views, a separator, the strings, and room for one wide
 /// copy past them.
 const SIZE: usize = INLINE + 1 + STRINGS + WIDE;
 
 /// The first invalid row at or after `from`.
 pub(crate) fn next_invalid<R: Ruleset, B: AsRef<[u8]>>(
+    column: &Views<'_, B>,
+    from: Resume,
+    separator: u8,
+) -> Option<(usize, Utf8Error, Resume)> {
+    let rule = const { RuleOf::<R>::RULE };
+    if !rule.first_byte_marks_boundary {
+        return copied::<R, B>(column, from, separator);
+    }
+    match in_place::<R, B>(column, from.row) {
+        Ok(()) => None,
+        Err(doubt) => copied::<R, B>(column, Resume { row: doubt, at: 0 }, separator),
+    }
+}
+
+/// The strings of a run of rows that lie one after another in a data
+/// buffer, as its writer (arrow-rs's `BinaryViewBuilder`, Parquet
+/// readers) lays them out: checked where they lie, as one run.
+#[derive(Clone, Copy)]
+struct Span {
+    /// The first row whose string the span holds.
+    row: usize,
+    buffer: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The check that copies only the inline views: the strings in data
+/// buffers are checked where they lie, a run of them at a time (a
+/// [`Span`]), and one test of each row's first byte (a boundary, as in
+/// the offsets check: `super::rule`). `Ok` when every row from `from` that
+/// holds a value is valid; otherwise the first row from which that is in
+/// doubt, to be checked by copying.
+fn in_place<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, from: usize) -> Result<(), usize> {
+    let rule = const { RuleOf::<R>::RULE };
+    let views = column.views();
+    let nulls = column.nulls();
+    let mut bytes = [[0u8; 16]; IN_PLACE_VIEWS];
+    let mut span: Option<Span> = None;
+    let mut first = from;
+    while first < views.len() {
+        let batch = &views[first..views.len().min(first + IN_PLACE_VIEWS)];
+        // Every row from the span's first, or this batch's, is in doubt
+        // once a test fails.
+        let doubt = span.map_or(first, |span| span.row);
+        let mut starts_right = true;
+        let mut spans_begun = 0;
+        for (c, (chunk, slots)) in batch
+            .chunks(view_scan::CHUNK)
+            .zip(bytes.chunks_mut(view_scan::CHUNK))
+            .enumerate()
+        {
+            let chunk_first = first + c * view_scan::CHUNK;
+            let mut long = view_scan::copy_inline(chunk, holding64(nulls, chunk_first), slots);
+            while long != 0 {
+                let row = chunk_first + long.trailing_zeros() as usize;
+                long &= long - 1;
+                let view = views[row];
+                let len = view as u32 as usize;
+                let buffer = (view >> 64) as u32 as usize;
+                let start = (view >> 96) as u32 as usize;
+                // `Views::new` checked the prefix: the string's first byte.
+                starts_right &= rule.starts_row((view >> 32) as u8);
+                match &mut span {
+                    Some(span) if span.buffer == buffer && span.end == start => span.end += len,
+                    _ => {
+                        // The batch's inline views are not checked yet:
+                        // its rows are in doubt too.
+                        if let Some(done) = span {
+                            check_span::<R, B>(column, done).map_err(|row| row.min(first))?;
+                        }
+                        span = Some(Span {
+                            row,
+                            buffer,
+                            start,
+                            end: start + len,
+                        });
+                        spans_begun += 1;
+                    }
+                }
+            }
+        }
+        // Strings laid out in another order than their rows' make a span
+        // each, and a call each costs more than copying them.
+        if !starts_right || spans_begun > MAX_SPANS_A_BATCH {
+            return Err(doubt);
+        }
+        if R::validate(bytes[..batch.len()].as_flattened()).is_err() {
+            return Err(doubt);
+        }
+        first += batch.len();
+    }
+    match span {
+        Some(span) => check_span::<R, B>(column, span),
+        None => Ok(()),
+    }
+}
+
+/// Checks a span's bytes where they lie; the error is its first row.
+fn check_span<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, span: Span) -> Result<(), usize> {
+    // `Views::new` checked each string's range, and a span is strings
+    // next to each other in one buffer.
+    let bytes = &column.buffers()[span.buffer].as_ref()[span.start..span.end];
+    R::validate(bytes).map_err(|_| span.row)
+}
+
+/// The first invalid row at or after `from`, every short string copied.
+fn copied<R: Ruleset, B: AsRef<[u8]>>(
     column: &Views<'_, B>,
     from: Resume,
     separator: u8,
@@ -91,21 +205,21 @@ fn copy_views<B: AsRef<[u8]>>(
     let nulls = column.nulls();
     let mut count = 0;
     let views = &column.views()[first..end];
-    for (i, (&view, to)) in views
-        .iter()
-        .zip(bytes[..INLINE].chunks_exact_mut(16))
+    let (slots, _) = bytes[..INLINE].as_chunks_mut::<16>();
+    for (c, (chunk, slots)) in views
+        .chunks(view_scan::CHUNK)
+        .zip(slots.chunks_mut(view_scan::CHUNK))
         .enumerate()
     {
-        let inline = view as u32 as usize <= MAX_INLINE;
-        let holds = holds_value(nulls, first + i);
-        // A mask the compiler cannot see is all ones or all zeros: seeing
-        // it, it loads the view's high half only for a kept view, which is
-        // a branch on what the view holds.
-        let mask = u128::from(core::hint::black_box(u64::from(inline & holds))).wrapping_neg();
-        to.copy_from_slice(&(view & mask).to_le_bytes());
-        // `i < BATCH_VIEWS`, which fits in a byte.
-        listed[count] = i as u8;
-        count += usize::from(!inline & holds);
+        let base = c * view_scan::CHUNK;
+        let keep = holding64(nulls, first + base);
+        let mut long = view_scan::copy_inline(chunk, keep, slots);
+        while long != 0 {
+            // `base + i < BATCH_VIEWS`, which fits in a byte.
+            listed[count] = (base + long.trailing_zeros() as usize) as u8;
+            count += 1;
+            long &= long - 1;
+        }
     }
     count
 }

@@ -65,6 +65,28 @@ impl Nulls<'_> {
     }
 }
 
+impl Nulls<'_> {
+    /// The bits of rows `row..row + 64` (row `row` at bit 0), those past
+    /// the bitmap's last byte read as 0.
+    #[inline]
+    pub(crate) fn bits64(&self, row: usize) -> u64 {
+        let bit = self.offset + row;
+        let from = self.bits.get(bit / 8..).unwrap_or(&[]);
+        // Nine bytes hold 64 bits from any bit of the first.
+        let mut word = [0u8; 16];
+        let len = from.len().min(9);
+        word[..len].copy_from_slice(&from[..len]);
+        (u128::from_le_bytes(word) >> (bit % 8)) as u64
+    }
+}
+
+/// The bits of rows `row..row + 64` that hold a value under an optional
+/// bitmap.
+#[inline]
+pub(crate) fn holding64(nulls: Option<&Nulls<'_>>, row: usize) -> u64 {
+    nulls.map_or(u64::MAX, |nulls| nulls.bits64(row))
+}
+
 /// Whether `row` holds a value under an optional bitmap.
 #[inline]
 pub(crate) fn holds_value(nulls: Option<&Nulls<'_>>, row: usize) -> bool {

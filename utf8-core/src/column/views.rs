@@ -4,7 +4,7 @@ use super::error::{ColumnError, Layout};
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::rule::RuleOf;
-use super::{Resume, Rows, inline, per_row};
+use super::{Resume, Rows, inline, per_row, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -54,12 +54,20 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
     /// The column, once every view's layout is checked. The error names the
     /// first malformed view's row.
     pub fn new(views: &'a [u128], buffers: &'a [B]) -> Result<Views<'a, B>, ColumnError> {
-        // Every view tested without a branch on what it holds, then the
-        // first bad one found again: whether a string is inline varies
-        // from row to row, and a branch on it would be mispredicted.
-        let malformed = views
-            .iter()
-            .fold(false, |any, &view| any | check(view, buffers).is_err());
+        // The views tested a chunk at a time without a branch on what each
+        // holds (whether a string is inline varies from row to row, and a
+        // branch on it would be mispredicted), then the ones that point
+        // into a buffer a step each; the first bad view is found again.
+        let mut malformed = false;
+        for chunk in views.chunks(view_scan::CHUNK) {
+            let (mut long, dirty) = view_scan::layout(chunk);
+            malformed |= dirty;
+            while long != 0 {
+                let view = chunk[long.trailing_zeros() as usize];
+                long &= long - 1;
+                malformed |= check_in_buffer(view, buffers).is_err();
+            }
+        }
         if malformed {
             for (row, &view) in views.iter().enumerate() {
                 check(view, buffers).map_err(|fault| ColumnError::layout(row, fault))?;
@@ -122,9 +130,8 @@ pub(super) enum Place<'a> {
     InBuffer(&'a [u8], usize, usize),
 }
 
-/// What is wrong with a view's layout, if anything. Each test is made
-/// whatever the view holds, and the one that applies is chosen at the end.
-#[inline(always)]
+/// What is wrong with a view's layout, if anything: the slow path, which
+/// names the first malformed view once the fast one found there is one.
 fn check<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
     let len = view as u32 as usize;
     // An inline string's padding, shifted down: zero when padded right.
@@ -136,6 +143,14 @@ fn check<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
             Err(Layout::ViewPadding)
         };
     }
+    check_in_buffer(view, buffers)
+}
+
+/// What is wrong with the layout of a view whose string is longer than
+/// [`MAX_INLINE`], if anything.
+#[inline(always)]
+fn check_in_buffer<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
+    let len = view as u32 as usize;
     let index = (view >> 64) as u32 as usize;
     let offset = (view >> 96) as u32 as usize;
     let buffer = buffers.get(index).ok_or(Layout::ViewBufferIndex)?.as_ref();
@@ -144,7 +159,8 @@ fn check<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
         .and_then(|end| buffer.get(offset..end))
         .ok_or(Layout::ViewRange)?;
     let prefix = (view >> 32) as u32;
-    if u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) != prefix {
+    let first4: [u8; 4] = bytes[..4].try_into().expect("a string past 12 bytes");
+    if u32::from_le_bytes(first4) != prefix {
         return Err(Layout::ViewPrefix);
     }
     Ok(())

@@ -1,0 +1,408 @@
+//! What a views column's passes ask of each view, answered for up to 64
+//! views at a time without a branch on what a view holds: which views
+//! point into a data buffer (a bitmap, walked with one step per such
+//! view), whether any inline view has a byte other than `00` in its
+//! padding, and the copy of the inline views that the in-place check
+//! (`super::inline`) reads.
+//!
+//! A view's length is its low 32 bits; a string of at most
+//! [`MAX_INLINE`] bytes is inline. At the AVX2 and AVX-512 levels two views
+//! are one 32-byte register: the length spread over its 128-bit lane, one
+//! unsigned minimum and compare say whether the view is inline, one byte
+//! shuffle and compare mark its padding. A scalar loop does the same a
+//! view at a time elsewhere, and for a chunk's odd last view.
+
+use super::views::MAX_INLINE;
+
+/// The most views one call takes: one bit each in a `u64`.
+pub(crate) const CHUNK: usize = 64;
+
+/// The bits (view `i` at bit `i`) of the views that point into a data
+/// buffer, and whether an inline view's padding holds a byte other than
+/// `00`. `views` holds at most [`CHUNK`] views.
+#[inline]
+pub(crate) fn layout(views: &[u128]) -> (u64, bool) {
+    debug_assert!(views.len() <= CHUNK);
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    match crate::cpu::level() {
+        // SAFETY: the CPU has AVX-512 F and BW (the level says so).
+        crate::cpu::Level::Avx512 => return unsafe { x86::layout_avx512(views) },
+        // SAFETY: the CPU has AVX2 (the level says so).
+        crate::cpu::Level::Avx2 => return unsafe { x86::layout_avx2(views) },
+        _ => {}
+    }
+    layout_scalar(views, 0)
+}
+
+/// Copies each view's 16 bytes to `out` where the view is inline and its
+/// bit in `keep` is set, and 16 zeros in its place otherwise; returns the
+/// bits of the kept views that point into a data buffer. `views` holds at
+/// most [`CHUNK`] views and `out` has 16 bytes for each.
+#[inline]
+pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
+    debug_assert!(views.len() <= CHUNK);
+    let out = &mut out[..views.len()];
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    match crate::cpu::level() {
+        // SAFETY: the CPU has AVX-512 F and BW (the level says so), and
+        // `out` was cut to `views.len()` entries.
+        crate::cpu::Level::Avx512 => return unsafe { x86::copy_inline_avx512(views, keep, out) },
+        // SAFETY: the CPU has AVX2 (the level says so), and `out` was cut
+        // to `views.len()` entries.
+        crate::cpu::Level::Avx2 => return unsafe { x86::copy_inline_avx2(views, keep, out) },
+        _ => {}
+    }
+    copy_inline_scalar(views, keep, out, 0)
+}
+
+/// Whether `view` holds its string itself.
+#[inline(always)]
+fn is_inline(view: u128) -> bool {
+    view as u32 as usize <= MAX_INLINE
+}
+
+/// [`layout`] a view at a time, for views numbered from `first`.
+#[inline]
+fn layout_scalar(views: &[u128], first: usize) -> (u64, bool) {
+    let mut long = 0;
+    let mut dirty = false;
+    for (i, &view) in views.iter().enumerate() {
+        let len = view as u32 as usize;
+        let inline = len <= MAX_INLINE;
+        // The bytes past an inline string, shifted down: zero when padded
+        // right.
+        let padding = (view >> 32) >> (8 * len.min(MAX_INLINE));
+        dirty |= inline & (padding != 0);
+        long |= u64::from(!inline) << (first + i);
+    }
+    (long, dirty)
+}
+
+/// [`copy_inline`] a view at a time, for views numbered from `first`
+/// (their bits in `keep` and the result).
+#[inline]
+fn copy_inline_scalar(views: &[u128], keep: u64, out: &mut [[u8; 16]], first: usize) -> u64 {
+    let mut long = 0;
+    for (i, (&view, to)) in views.iter().zip(out).enumerate() {
+        let inline = is_inline(view);
+        let kept = keep >> (first + i) & 1 == 1;
+        // A mask the compiler cannot see is all ones or all zeros: seeing
+        // it, it loads the view's high half only for a kept view, which is
+        // a branch on what the view holds.
+        let mask = u128::from(core::hint::black_box(u64::from(inline & kept))).wrapping_neg();
+        *to = (view & mask).to_le_bytes();
+        long |= u64::from(!inline & kept) << (first + i);
+    }
+    long
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+mod x86 {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+
+    use super::{copy_inline_scalar, layout_scalar};
+
+    /// Whether each view of a pair is inline: a 32-bit lane of all ones in
+    /// each of an inline view's four lanes, and the pair's two bits (first
+    /// view at bit 0).
+    #[target_feature(enable = "avx2")]
+    fn inline_lanes(pair: __m256i) -> (__m256i, u64) {
+        // Each 128-bit lane's low 32 bits, the view's length, in all four
+        // of its 32-bit lanes.
+        let len = _mm256_shuffle_epi32::<0>(pair);
+        let max = _mm256_set1_epi32(super::MAX_INLINE as i32);
+        // Unsigned: a length of 2^31 or more is not inline.
+        let inline = _mm256_cmpeq_epi32(_mm256_min_epu32(len, max), len);
+        let signs = _mm256_movemask_ps(_mm256_castsi256_ps(inline)) as u32;
+        // The sign bits of lanes 0 and 4, one for each view.
+        let bits = (signs & 1) | (signs >> 3 & 2);
+        (inline, u64::from(bits))
+    }
+
+    /// [`super::layout`] two views a step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn layout_avx2(views: &[u128]) -> (u64, bool) {
+        let (pairs, rest) = views.as_chunks::<2>();
+        let index = _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        );
+        let three = _mm256_set1_epi8(3);
+        let mut padding = _mm256_setzero_si256();
+        let mut inline_bits = 0u64;
+        for (j, pair) in pairs.iter().enumerate() {
+            // SAFETY: `pair` is 32 bytes, read unaligned.
+            let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+            let (inline, bits) = inline_lanes(pair);
+            inline_bits |= bits << (2 * j);
+            // Each lane's byte 0 (the low byte of the length) in all its
+            // bytes: for an inline view, the bytes at `len + 4` and past
+            // are padding. Lengths are at most 12 there, so the signed
+            // compare sees no wrap.
+            let len = _mm256_shuffle_epi8(pair, _mm256_setzero_si256());
+            let past = _mm256_cmpgt_epi8(index, _mm256_add_epi8(len, three));
+            let dirty = _mm256_and_si256(_mm256_and_si256(past, inline), pair);
+            padding = _mm256_or_si256(padding, dirty);
+        }
+        let paired = 2 * pairs.len();
+        let long = !inline_bits & low_bits(paired);
+        let (rest_long, rest_dirty) = layout_scalar(rest, paired);
+        let dirty = _mm256_testz_si256(padding, padding) == 0;
+        (long | rest_long, dirty | rest_dirty)
+    }
+
+    /// [`super::copy_inline`] two views a step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX2; `out` has as many entries as `views`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_inline_avx2(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
+        let (pairs, rest) = views.as_chunks::<2>();
+        let (out_pairs, out_rest) = out.as_chunks_mut::<2>();
+        // A pair's two bits of `keep`, spread to the lanes of its views.
+        let select = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+        let mut inline_bits = 0u64;
+        for (j, (pair, to)) in pairs.iter().zip(out_pairs.iter_mut()).enumerate() {
+            // SAFETY: `pair` is 32 bytes, read unaligned.
+            let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+            let (inline, bits) = inline_lanes(pair);
+            inline_bits |= bits << (2 * j);
+            let kept = _mm256_set1_epi32((keep >> (2 * j) & 3) as i32);
+            let kept = _mm256_cmpeq_epi32(_mm256_and_si256(kept, select), select);
+            let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept));
+            // SAFETY: `to` is 32 bytes, written unaligned.
+            unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), copy) };
+        }
+        let paired = 2 * pairs.len();
+        let long = !inline_bits & keep & low_bits(paired);
+        long | copy_inline_scalar(rest, keep, out_rest, paired)
+    }
+
+    /// The bits of a quad's views (first view at bit 0) from a mask with
+    /// one bit per 32-bit lane, of which those of lanes 0, 4, 8 and 12
+    /// (each view's first) are read.
+    #[inline(always)]
+    fn view_bits(lanes: u16) -> u64 {
+        let lanes = u64::from(lanes);
+        (lanes & 1) | (lanes >> 3 & 2) | (lanes >> 6 & 4) | (lanes >> 9 & 8)
+    }
+
+    /// The mask of each set view bit's four 32-bit lanes.
+    #[inline(always)]
+    fn view_lanes(bits: u64) -> u16 {
+        let spread = (bits & 1) | (bits & 2) << 3 | (bits & 4) << 6 | (bits & 8) << 9;
+        (spread * 0xF) as u16
+    }
+
+    /// Whether each view of a quad is inline: the bits of its four views.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn inline_views(quad: __m512i) -> u64 {
+        // Only each view's first 32-bit lane, its length, is compared;
+        // unsigned, so that a length of 2^31 or more is not inline.
+        let max = _mm512_set1_epi32(super::MAX_INLINE as i32);
+        view_bits(_mm512_mask_cmple_epu32_mask(0x1111, quad, max))
+    }
+
+    /// [`super::layout`] four views a step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn layout_avx512(views: &[u128]) -> (u64, bool) {
+        let (quads, rest) = views.as_chunks::<4>();
+        let index = _mm512_broadcast_i32x4(_mm_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        let three = _mm512_set1_epi8(3);
+        let mut dirty = 0u64;
+        let mut inline_bits = 0u64;
+        for (j, quad) in quads.iter().enumerate() {
+            // SAFETY: `quad` is 64 bytes, read unaligned.
+            let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
+            let inline = inline_views(quad);
+            inline_bits |= inline << (4 * j);
+            // The inline views alone (the others zeros, whose padding is
+            // clean), then as at AVX2: each lane's length byte in all its
+            // bytes, and the bytes at `len + 4` and past are padding,
+            // which must be `00`.
+            let kept = _mm512_maskz_mov_epi32(view_lanes(inline), quad);
+            let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
+            let past = _mm512_cmpgt_epi8_mask(index, _mm512_add_epi8(len, three));
+            dirty |= _mm512_mask_test_epi8_mask(past, kept, kept);
+        }
+        let quadded = 4 * quads.len();
+        let long = !inline_bits & low_bits(quadded);
+        let (rest_long, rest_dirty) = layout_scalar(rest, quadded);
+        (long | rest_long, dirty != 0 || rest_dirty)
+    }
+
+    /// [`super::copy_inline`] four views a step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX-512 F and BW; `out` has as many entries as `views`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn copy_inline_avx512(
+        views: &[u128],
+        keep: u64,
+        out: &mut [[u8; 16]],
+    ) -> u64 {
+        let (quads, rest) = views.as_chunks::<4>();
+        let (out_quads, out_rest) = out.as_chunks_mut::<4>();
+        let mut inline_bits = 0u64;
+        for (j, (quad, to)) in quads.iter().zip(out_quads.iter_mut()).enumerate() {
+            // SAFETY: `quad` is 64 bytes, read unaligned.
+            let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
+            let inline = inline_views(quad);
+            inline_bits |= inline << (4 * j);
+            let copied = view_lanes(inline & keep >> (4 * j));
+            // SAFETY: `to` is 64 bytes, written unaligned.
+            unsafe {
+                _mm512_storeu_si512(to.as_mut_ptr().cast(), _mm512_maskz_mov_epi32(copied, quad))
+            };
+        }
+        let quadded = 4 * quads.len();
+        let long = !inline_bits & keep & low_bits(quadded);
+        long | copy_inline_scalar(rest, keep, out_rest, quadded)
+    }
+
+    /// The low `n` bits, `n` at most 64.
+    #[inline(always)]
+    fn low_bits(n: usize) -> u64 {
+        u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// A view of `len` bytes whose other 12 bytes are `rest`.
+    fn view(len: u32, rest: [u8; 12]) -> u128 {
+        let mut bytes = [0u8; 16];
+        bytes[..4].copy_from_slice(&len.to_le_bytes());
+        bytes[4..].copy_from_slice(&rest);
+        u128::from_le_bytes(bytes)
+    }
+
+    /// Views of every length class at every position of a chunk, with
+    /// every padding byte dirtied in turn.
+    fn sample() -> Vec<Vec<u128>> {
+        let mut columns = Vec::new();
+        let lens = [0u32, 1, 4, 11, 12, 13, 200, 0x8000_0000, 0x1_00, u32::MAX];
+        for count in [0usize, 1, 2, 3, 4, 5, 6, 7, 62, 63, 64] {
+            for shift in 0..lens.len() {
+                let column: Vec<u128> = (0..count)
+                    .map(|i| {
+                        let len = lens[(i + shift) % lens.len()];
+                        let mut rest = [0u8; 12];
+                        let used = (len as usize).min(12);
+                        rest[..used].fill(b'a' + (i % 26) as u8);
+                        if len > 12 {
+                            rest = [0xFF; 12];
+                        }
+                        view(len, rest)
+                    })
+                    .collect();
+                columns.push(column);
+            }
+        }
+        for len in 0..=12usize {
+            for dirty in len..12 {
+                let mut rest = [b'x'; 12];
+                rest[len..].fill(0);
+                rest[dirty] = 0x80;
+                let mut column = vec![view(len as u32, [0; 12]); 5];
+                column[dirty % 5] = view(len as u32, rest);
+                columns.push(column);
+            }
+        }
+        columns
+    }
+
+    type Layout = fn(&[u128]) -> (u64, bool);
+    type Copy = fn(&[u128], u64, &mut [[u8; 16]]) -> u64;
+
+    /// Each kernel this CPU runs, with its name: the dispatched ones, and
+    /// every x86 level the CPU has, whichever the dispatch picks.
+    fn kernels() -> Vec<(&'static str, Layout, Copy)> {
+        let mut kernels: Vec<(&'static str, Layout, Copy)> =
+            vec![("dispatched", layout, copy_inline)];
+        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push((
+                    "avx2",
+                    // SAFETY: the CPU has AVX2 (detected above).
+                    |views| unsafe { x86::layout_avx2(views) },
+                    // SAFETY: the CPU has AVX2; the tests' `out` has an
+                    // entry a view.
+                    |views, keep, out| unsafe { x86::copy_inline_avx2(views, keep, out) },
+                ));
+            }
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+            {
+                kernels.push((
+                    "avx512",
+                    // SAFETY: the CPU has AVX-512 F and BW (detected above).
+                    |views| unsafe { x86::layout_avx512(views) },
+                    // SAFETY: the CPU has AVX-512 F and BW; the tests'
+                    // `out` has an entry a view.
+                    |views, keep, out| unsafe { x86::copy_inline_avx512(views, keep, out) },
+                ));
+            }
+        }
+        kernels
+    }
+
+    #[test]
+    fn every_vector_scan_agrees_with_the_scalar_one_on_every_length_class_and_padding_byte() {
+        for (name, layout, _) in kernels() {
+            for column in sample() {
+                assert_eq!(
+                    layout(&column),
+                    layout_scalar(&column, 0),
+                    "{name} {column:x?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_vector_copy_agrees_with_the_scalar_one_for_every_keep_mask() {
+        for (name, _, copy) in kernels() {
+            for column in sample() {
+                for keep in [0u64, u64::MAX, 0x5555_5555_5555_5555, 0xF0F0, 1, 1 << 63] {
+                    let mut vector = vec![[0xEEu8; 16]; column.len()];
+                    let mut scalar = vec![[0xEEu8; 16]; column.len()];
+                    let got = copy(&column, keep, &mut vector);
+                    let expected = copy_inline_scalar(&column, keep, &mut scalar, 0);
+                    assert_eq!(
+                        (got, &vector),
+                        (expected, &scalar),
+                        "{name} {column:x?} {keep:x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_padded_inline_view_is_clean_and_a_long_one_is_listed() {
+        let views = [view(2, *b"hi\0\0\0\0\0\0\0\0\0\0"), view(13, [0xFF; 12])];
+        assert_eq!(layout(&views), (0b10, false));
+        let dirty = [view(2, *b"hi\0\0\0\0\0\0\0\0\0!")];
+        assert_eq!(layout(&dirty), (0, true));
+    }
+}
