@@ -25,7 +25,7 @@ use libfuzzer_sys::fuzz_target;
 use utf8_core::Ruleset;
 use utf8_tests::columns::{
     CESU8, Dialect, LEGACY31, MUTF8, RFC2279, RFC3629, WTF8, check_offsets, check_page,
-    check_views, page_of, views_of,
+    check_views, page_of, views_back_to_back, views_of,
 };
 
 /// What the header asks for.
@@ -149,9 +149,14 @@ fn check<R: Ruleset>(dialect: &Dialect, header: &Header, rows: &[&[u8]]) {
             }
         }
         2 => {
-            // Views over one or two buffers; damage 4-6 flips a bit of a
-            // view, 7 sets a word.
-            let (mut views, buffers) = views_of(rows, 1 + usize::from(value & 1));
+            // Views over one or two buffers, with bytes between strings, or
+            // their strings back to back in one (the check in place);
+            // damage 4-6 flips a bit of a view, 7 sets a word.
+            let (mut views, buffers) = if value & 2 == 0 {
+                views_of(rows, 1 + usize::from(value & 1))
+            } else {
+                views_back_to_back(rows)
+            };
             if !views.is_empty() {
                 let k = at % views.len();
                 match damage {

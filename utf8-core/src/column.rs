@@ -9,7 +9,7 @@
 //! | layout | how its rows are checked | module |
 //! |---|---|---|
 //! | [`Offsets`] | the values the rows cover, a batch of rows at a time, as one run; then one byte test per row: after a valid run, a row starts on a boundary exactly when its first byte is one a row may start with (for UTF-8, not `80`–`BF`) | `offsets` |
-//! | [`Views`] | short strings (inline or in data buffers) copied after each other, each followed by a separator byte no sequence may contain, and the copy checked as one run; long ones in place | `views`, `gather` |
+//! | [`Views`] | the inline views copied as they are (for UTF-8, a view's length and padding bytes may only come between sequences), four or two a step at the AVX-512 and AVX2 levels; strings that lie back to back in a data buffer, as writers lay them out, checked where they lie, many rows a call, with the same first-byte test as offsets; otherwise short strings copied after each other, each followed by a separator byte no sequence may contain, and the copy checked as one run, long ones in place | `views`, `view_scan`, `inline`, `gather` |
 //! | [`PlainPage`] | the same copying check, walking the length prefixes | `page`, `gather` |
 //!
 //! Which a ruleset allows is proved from its tables (`rule`): RFC 3629 and

@@ -5,11 +5,21 @@
 //! ([`super::rule`]), views one after another form a run that is valid
 //! exactly when each inline string is.
 //!
-//! A batch is made in two passes over its views: the first copies each
-//! view's 16 bytes, or 16 zeros for a view that is null or points into a
-//! data buffer, and lists the latter, with no branch on what a view holds
-//! (`super::view_scan`); the second copies the listed strings after a
-//! separator, each followed by one. A call checks the batch.
+//! Each batch's first pass copies each view's 16 bytes, or 16 zeros for a
+//! view that is null or points into a data buffer, and lists the latter,
+//! with no branch on what a view holds (`super::view_scan`). Then, two ways:
+//!
+//! - **In place**, where the ruleset's first bytes mark boundaries (UTF-8):
+//!   the listed strings that lie back to back in one data buffer, in row
+//!   order, make a span, checked where it lies in one call (each span when
+//!   the next string does not continue it); each row's first byte, which
+//!   its view's prefix holds, is tested as the offsets check tests it
+//!   (`super::rule`). A span is the rows' strings and nothing else, so it
+//!   is valid exactly when each of them is. Where the strings lie in
+//!   another order (a span every few rows) or a test fails, the rest is
+//!   checked by copying, which names the row.
+//! - **By copying**: the listed strings after the views and a separator,
+//!   each followed by one, and a call checks the batch.
 
 use super::nulls::holding64;
 use super::rule::RuleOf;
@@ -30,6 +40,8 @@ const COPY_LIMIT: usize = 256;
 /// Views the check in place copies at a time (4 KiB of them): it copies
 /// no strings, and so has room for more.
 const IN_PLACE_VIEWS: usize = 256;
+/// A span this long is checked at the end of its batch.
+const SPAN_BYTES: usize = 4096;
 /// More spans begun in one batch than this, and the rest of the column is
 /// checked by copying.
 const MAX_SPANS_A_BATCH: usize = 8;
@@ -127,6 +139,13 @@ fn in_place<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, from: usize) -> R
         }
         if R::validate(bytes[..batch.len()].as_flattened()).is_err() {
             return Err(doubt);
+        }
+        // A span checked once it is long enough that the call's fixed cost
+        // is spread thin, so that a failure sends only a few batches round
+        // again by copying.
+        if let Some(long) = span.filter(|span| span.end - span.start >= SPAN_BYTES) {
+            check_span::<R, B>(column, long)?;
+            span = None;
         }
         first += batch.len();
     }

@@ -56,45 +56,70 @@ impl<'a, O: Offset> Offsets<'a, O> {
     /// # Ok::<(), utf8_core::column::ColumnError>(())
     /// ```
     pub fn lossy<R: Ruleset>(&self) -> Result<LossyOffsets<O>, ColumnError> {
-        let mut invalid = self.invalid_rows::<R>().map(|(row, _)| row).peekable();
-        if invalid.peek().is_none() {
+        let Some((first_invalid, _)) = self.invalid_rows::<R>().next() else {
             return Ok(LossyOffsets::Unchanged);
-        }
-        let invalid: Vec<usize> = invalid.collect();
+        };
         // Every offset is at most the last: when that fits in `O`, all do,
         // and they are converted without a test each.
-        let (offsets, values) =
-            self.repaired::<R>(&invalid, |index, _| Ok(O::from_index_wrapping(index)))?;
+        let (offsets, values) = self.repaired::<R, false>(first_invalid)?;
         if O::from_index(values.len()).is_some() {
             return Ok(LossyOffsets::Repaired { offsets, values });
         }
-        let (offsets, values) = self.repaired::<R>(&invalid, offset_of::<O>)?;
+        let (offsets, values) = self.repaired::<R, true>(first_invalid)?;
         Ok(LossyOffsets::Repaired { offsets, values })
     }
 
-    /// The repaired column, its offsets converted by `convert` (given the
-    /// index and the row it ends).
-    fn repaired<R: Ruleset>(
+    /// The invalid rows from `first`, found a batch of rows at a time as the
+    /// repair asks for them: the bytes a batch's check reads are still in
+    /// the cache when the repair copies them.
+    fn invalid_from<R: Ruleset>(&self, first: usize) -> impl Iterator<Item = usize> {
+        let rows = self.rows();
+        (first..rows)
+            .step_by(REPAIR_BATCH_ROWS)
+            .flat_map(move |batch| {
+                let end = rows.min(batch + REPAIR_BATCH_ROWS);
+                let column = self.rows_between(batch, end);
+                let invalid: Vec<usize> = column
+                    .invalid_rows::<R>()
+                    .map(|(row, _)| batch + row)
+                    .collect();
+                invalid
+            })
+    }
+
+    /// The repaired column, `first_invalid` its first invalid row; each
+    /// offset converted to `O` with a test when `CHECKED`, else wrapping.
+    fn repaired<R: Ruleset, const CHECKED: bool>(
         &self,
-        invalid: &[usize],
-        convert: impl Fn(usize, usize) -> Result<O, ColumnError>,
+        first_invalid: usize,
     ) -> Result<(Vec<O>, Vec<u8>), ColumnError> {
+        let convert = |index: usize, row: usize| {
+            if CHECKED {
+                offset_of::<O>(index, row)
+            } else {
+                Ok(O::from_index_wrapping(index))
+            }
+        };
         let rows = self.rows();
         let offsets = self.offsets();
         let base = offsets[0].index();
         let mut values = Vec::with_capacity(offsets[rows].index() - base + 16);
         let mut new_offsets = Vec::with_capacity(rows + 1);
         let mut row = 0;
-        for &bad in invalid.iter().chain(&[rows]) {
+        for bad in self.invalid_from::<R>(first_invalid).chain([rows]) {
             // Rows `row..bad` unchanged: their bytes in one copy, their
             // offsets moved by how far the values have shifted.
             let (from, to) = (offsets[row].index(), offsets[bad].index());
             let shift = values.len().wrapping_sub(from);
-            for (k, &offset) in offsets[row..bad].iter().enumerate() {
-                new_offsets.push(convert(
-                    offset.index().wrapping_add(shift),
-                    (row + k).saturating_sub(1),
-                )?);
+            let unchanged = offsets[row..bad]
+                .iter()
+                .map(|o| o.index().wrapping_add(shift));
+            if CHECKED {
+                for (k, index) in unchanged.enumerate() {
+                    new_offsets.push(convert(index, (row + k).saturating_sub(1))?);
+                }
+            } else {
+                new_offsets.extend(unchanged.map(O::from_index_wrapping));
             }
             values.extend_from_slice(&self.values()[from..to]);
             if bad == rows {
@@ -112,6 +137,11 @@ impl<'a, O: Offset> Offsets<'a, O> {
 fn offset_of<O: Offset>(index: usize, row: usize) -> Result<O, ColumnError> {
     O::from_index(index).ok_or(ColumnError::layout(row, Layout::OffsetOutOfRange))
 }
+
+/// Rows a repair checks before copying them: their values stay in the
+/// first cache levels between the two (at 1,024 rows of short strings,
+/// tens of KiB).
+const REPAIR_BATCH_ROWS: usize = 1024;
 
 /// A views column after [`Views::lossy`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -27,6 +27,14 @@ impl<'a> Nulls<'a> {
         Nulls { bits, offset }
     }
 
+    /// The bitmap from row `rows` on.
+    pub(crate) fn skip(&self, rows: usize) -> Nulls<'a> {
+        Nulls {
+            bits: self.bits,
+            offset: self.offset + rows,
+        }
+    }
+
     /// Checks that the bitmap has a bit for each of `rows` rows.
     pub(crate) fn check(&self, rows: usize) -> Result<(), ColumnError> {
         let available = self

@@ -168,6 +168,16 @@ impl<'a, O: Offset> Offsets<'a, O> {
         self.values
     }
 
+    /// Rows `first..end` as a column of their own (row `first` its row 0):
+    /// their offsets and bitmap were checked with the whole column's.
+    pub(super) fn rows_between(&self, first: usize, end: usize) -> Offsets<'a, O> {
+        Offsets {
+            offsets: &self.offsets[first..=end],
+            values: self.values,
+            nulls: self.nulls.map(|nulls| nulls.skip(first)),
+        }
+    }
+
     #[inline(always)]
     fn at(&self, row: usize) -> usize {
         self.offsets[row].index()

@@ -21,8 +21,10 @@ pub const MAX_INLINE: usize = 12;
 /// padding, buffer index, range and prefix. Data buffers need not be
 /// contiguous, nor strings in any order.
 ///
-/// Short strings are copied after each other into a buffer on the stack
-/// and checked a few thousand bytes at a time, not a call per row.
+/// Inline views are checked a few thousand bytes at a time, not a call per
+/// row; strings that lie one after another in a data buffer (as arrow-rs's
+/// `BinaryViewBuilder` writes them) where they lie, many rows a call; other
+/// short strings copied after each other into a buffer on the stack.
 ///
 /// ```
 /// use utf8_core::column::{Column, Views};
