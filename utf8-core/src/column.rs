@@ -64,7 +64,7 @@ mod nulls;
 mod offsets;
 mod page;
 mod rule;
-mod view_scan;
+pub(crate) mod view_scan;
 mod views;
 
 pub use error::{ColumnError, ColumnErrorKind, Layout};

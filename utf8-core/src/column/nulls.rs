@@ -28,6 +28,7 @@ impl<'a> Nulls<'a> {
     }
 
     /// The bitmap from row `rows` on.
+    #[cfg(feature = "alloc")]
     pub(crate) fn skip(&self, rows: usize) -> Nulls<'a> {
         Nulls {
             bits: self.bits,

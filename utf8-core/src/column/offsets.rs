@@ -170,6 +170,7 @@ impl<'a, O: Offset> Offsets<'a, O> {
 
     /// Rows `first..end` as a column of their own (row `first` its row 0):
     /// their offsets and bitmap were checked with the whole column's.
+    #[cfg(feature = "alloc")]
     pub(super) fn rows_between(&self, first: usize, end: usize) -> Offsets<'a, O> {
         Offsets {
             offsets: &self.offsets[first..=end],

@@ -24,7 +24,7 @@ pub(crate) const CHUNK: usize = 64;
 pub(crate) fn layout(views: &[u128]) -> (u64, bool) {
     debug_assert!(views.len() <= CHUNK);
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    match crate::cpu::level() {
+    match level() {
         // SAFETY: the CPU has AVX-512 F and BW (the level says so).
         crate::cpu::Level::Avx512 => return unsafe { x86::layout_avx512(views) },
         // SAFETY: the CPU has AVX2 (the level says so).
@@ -43,7 +43,7 @@ pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u6
     debug_assert!(views.len() <= CHUNK);
     let out = &mut out[..views.len()];
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    match crate::cpu::level() {
+    match level() {
         // SAFETY: the CPU has AVX-512 F and BW (the level says so), and
         // `out` was cut to `views.len()` entries.
         crate::cpu::Level::Avx512 => return unsafe { x86::copy_inline_avx512(views, keep, out) },
@@ -53,6 +53,30 @@ pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u6
         _ => {}
     }
     copy_inline_scalar(views, keep, out, 0)
+}
+
+/// At most AVX2 when set: the benchmarks' way to measure what a CPU
+/// without AVX-512 runs (`crate::paths::cap_column_kernels`).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+static AVX2_AT_MOST: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Keeps the kernels to AVX2 on a CPU with AVX-512 (`true`), or not.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+pub(crate) fn cap_at_avx2(capped: bool) {
+    AVX2_AT_MOST.store(capped, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// The level the kernels run at: the CPU's, or AVX2 where capped. A level
+/// is only ever lowered, so a kernel never asks for a feature the CPU
+/// lacks.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[inline]
+fn level() -> crate::cpu::Level {
+    use crate::cpu::Level;
+    match crate::cpu::level() {
+        Level::Avx512 if AVX2_AT_MOST.load(core::sync::atomic::Ordering::Relaxed) => Level::Avx2,
+        level => level,
+    }
 }
 
 /// Whether `view` holds its string itself.
@@ -188,27 +212,43 @@ mod x86 {
 
     /// The bits of a quad's views (first view at bit 0) from a mask with
     /// one bit per 32-bit lane, of which those of lanes 0, 4, 8 and 12
-    /// (each view's first) are read.
+    /// (each view's first) are read: one multiply moves them to bits 12
+    /// to 15, each partial product landing apart from the others.
     #[inline(always)]
     fn view_bits(lanes: u16) -> u64 {
-        let lanes = u64::from(lanes);
-        (lanes & 1) | (lanes >> 3 & 2) | (lanes >> 6 & 4) | (lanes >> 9 & 8)
+        (u64::from(lanes & 0x1111) * 0x1248) >> 12 & 0xF
     }
 
     /// The mask of each set view bit's four 32-bit lanes.
     #[inline(always)]
     fn view_lanes(bits: u64) -> u16 {
-        let spread = (bits & 1) | (bits & 2) << 3 | (bits & 4) << 6 | (bits & 8) << 9;
-        (spread * 0xF) as u16
+        /// The lanes of each of the 16 sets of four views.
+        const LANES: [u16; 16] = {
+            let mut lanes = [0u16; 16];
+            let mut bits = 0;
+            while bits < 16 {
+                let mut view = 0;
+                while view < 4 {
+                    if bits >> view & 1 == 1 {
+                        lanes[bits] |= 0xF << (4 * view);
+                    }
+                    view += 1;
+                }
+                bits += 1;
+            }
+            lanes
+        };
+        LANES[(bits & 0xF) as usize]
     }
 
-    /// Whether each view of a quad is inline: the bits of its four views.
+    /// Whether each view of a quad is inline: a mask of the four 32-bit
+    /// lanes of each inline view.
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn inline_views(quad: __m512i) -> u64 {
-        // Only each view's first 32-bit lane, its length, is compared;
-        // unsigned, so that a length of 2^31 or more is not inline.
-        let max = _mm512_set1_epi32(super::MAX_INLINE as i32);
-        view_bits(_mm512_mask_cmple_epu32_mask(0x1111, quad, max))
+    fn inline_lanes512(quad: __m512i) -> u16 {
+        // Each view's length in its four lanes, compared unsigned, so that
+        // a length of 2^31 or more is not inline.
+        let len = _mm512_shuffle_epi32::<0>(quad);
+        _mm512_cmple_epu32_mask(len, _mm512_set1_epi32(super::MAX_INLINE as i32))
     }
 
     /// [`super::layout`] four views a step.
@@ -228,13 +268,13 @@ mod x86 {
         for (j, quad) in quads.iter().enumerate() {
             // SAFETY: `quad` is 64 bytes, read unaligned.
             let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
-            let inline = inline_views(quad);
-            inline_bits |= inline << (4 * j);
+            let inline = inline_lanes512(quad);
+            inline_bits |= view_bits(inline) << (4 * j);
             // The inline views alone (the others zeros, whose padding is
             // clean), then as at AVX2: each lane's length byte in all its
             // bytes, and the bytes at `len + 4` and past are padding,
             // which must be `00`.
-            let kept = _mm512_maskz_mov_epi32(view_lanes(inline), quad);
+            let kept = _mm512_maskz_mov_epi32(inline, quad);
             let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
             let past = _mm512_cmpgt_epi8_mask(index, _mm512_add_epi8(len, three));
             dirty |= _mm512_mask_test_epi8_mask(past, kept, kept);
@@ -262,9 +302,9 @@ mod x86 {
         for (j, (quad, to)) in quads.iter().zip(out_quads.iter_mut()).enumerate() {
             // SAFETY: `quad` is 64 bytes, read unaligned.
             let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
-            let inline = inline_views(quad);
-            inline_bits |= inline << (4 * j);
-            let copied = view_lanes(inline & keep >> (4 * j));
+            let inline = inline_lanes512(quad);
+            inline_bits |= view_bits(inline) << (4 * j);
+            let copied = inline & view_lanes(keep >> (4 * j));
             // SAFETY: `to` is 64 bytes, written unaligned.
             unsafe {
                 _mm512_storeu_si512(to.as_mut_ptr().cast(), _mm512_maskz_mov_epi32(copied, quad))
