@@ -19,10 +19,13 @@ pub use crate::dispatch::Path;
 /// Keeps the column checks' own vector code (`column`'s views kernels) to
 /// AVX2 on a CPU with AVX-512 while `capped`, so that a benchmark measures
 /// there what a CPU without AVX-512 runs; validation itself is forced to a
-/// level through [`rfc3629`] and the other paths. Process-wide.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+/// level through [`rfc3629`] and the other paths. Process-wide; nothing
+/// on other architectures.
 pub fn cap_column_kernels_at_avx2(capped: bool) {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
     crate::column::view_scan::cap_at_avx2(capped);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    let _ = capped;
 }
 
 /// Any ruleset on `path`: the vector levels give `None` where `R` has no
