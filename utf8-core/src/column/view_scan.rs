@@ -154,10 +154,8 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn layout_avx2(views: &[u128]) -> (u64, bool) {
         let (pairs, rest) = views.as_chunks::<2>();
-        let index = _mm256_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        );
+        // SAFETY: the CPU has AVX2, and so SSE2.
+        let index = _mm256_broadcastsi128_si256(unsafe { lane_index() });
         let three = _mm256_set1_epi8(3);
         let mut padding = _mm256_setzero_si256();
         let mut inline_bits = 0u64;
@@ -259,9 +257,8 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn layout_avx512(views: &[u128]) -> (u64, bool) {
         let (quads, rest) = views.as_chunks::<4>();
-        let index = _mm512_broadcast_i32x4(_mm_setr_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        ));
+        // SAFETY: the CPU has AVX-512 F, and so SSE2.
+        let index = _mm512_broadcast_i32x4(unsafe { lane_index() });
         let three = _mm512_set1_epi8(3);
         let mut dirty = 0u64;
         let mut inline_bits = 0u64;
@@ -313,6 +310,29 @@ mod x86 {
         let quadded = 4 * quads.len();
         let long = !inline_bits & keep & low_bits(quadded);
         long | copy_inline_scalar(rest, keep, out_rest, quadded)
+    }
+
+    /// Each byte's place in its 128-bit lane: what a view's padding test
+    /// compares the string's end against.
+    const LANE_INDEX: [u8; 16] = {
+        let mut index = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            index[i] = i as u8;
+            i += 1;
+        }
+        index
+    };
+
+    /// [`LANE_INDEX`] in a register.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has SSE2 (every x86-64 CPU, and every CPU with AVX2).
+    #[inline(always)]
+    unsafe fn lane_index() -> __m128i {
+        // SAFETY: `LANE_INDEX` is 16 bytes, read unaligned.
+        unsafe { _mm_loadu_si128(LANE_INDEX.as_ptr().cast()) }
     }
 
     /// The low `n` bits, `n` at most 64.
