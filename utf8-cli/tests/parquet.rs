@@ -10,7 +10,7 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
-use common::{arg, scratch, utf8_within_ten_seconds};
+use common::{arg, scratch, utf8_on_threads_within_ten_seconds, utf8_within_ten_seconds};
 use parquet::basic::{BrotliLevel, Compression, Encoding, GzipLevel, ZstdLevel};
 use parquet::data_type::{ByteArray, ByteArrayType};
 use parquet::file::properties::WriterProperties;
@@ -154,9 +154,18 @@ fn write_flat(path: &Path, columns: &[&Column], group_rows: usize, properties: W
 /// The reports of `utf8 check ARGS`, parsed from its JSON lines, and its
 /// exit status and standard error.
 fn check_json(args: &[&str]) -> (Vec<Reported>, i32, String) {
+    check_json_on_threads(None, args)
+}
+
+/// [`check_json`] on a pool of `threads` threads, or as many as the
+/// machine has.
+fn check_json_on_threads(threads: Option<usize>, args: &[&str]) -> (Vec<Reported>, i32, String) {
     let mut all = vec!["check", "--format", "json"];
     all.extend_from_slice(args);
-    let output = utf8_within_ten_seconds(&all);
+    let output = match threads {
+        Some(threads) => utf8_on_threads_within_ten_seconds(threads, &all),
+        None => utf8_within_ten_seconds(&all),
+    };
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
     let reported = stdout
         .lines()
@@ -414,6 +423,63 @@ fn a_bad_element_of_a_list_of_strings_is_reported_at_its_row_and_place_in_the_li
     let (all, status, stderr) = check_json(&["--all", arg(&path)]);
     assert_eq!(all, expected, "{stderr}");
     assert_eq!(status, 1);
+}
+
+#[test]
+fn row_groups_checked_on_any_number_of_threads_are_reported_in_the_files_order() {
+    // 0, 1, 255, 256 and 257 row groups of two rows, a bad value in some
+    // of them: the threads take row groups as they come free and finish
+    // them out of order, and the report is the same on every count.
+    for groups in [0, 1, 255, 256, 257] {
+        let mut choices = Choices(0x600D + groups as u64);
+        let rows: Vec<Option<Vec<u8>>> =
+            (0..groups * 2).map(|_| Some(value(&mut choices))).collect();
+        let directory = scratch();
+        let path = directory.path().join("groups.parquet");
+        let column = Column {
+            name: "s",
+            schema: "REQUIRED BYTE_ARRAY s;",
+            rows,
+        };
+        write_flat(
+            &path,
+            &[&column],
+            2,
+            properties(None, Compression::UNCOMPRESSED),
+        );
+        let expected: Vec<Reported> = column
+            .rows
+            .iter()
+            .enumerate()
+            .filter_map(|(row, value)| {
+                let (offset, len) = reference(value.as_deref()?)?;
+                Some(Reported {
+                    row: row as u64,
+                    leaf: 0,
+                    element: None,
+                    column: "s".to_owned(),
+                    offset,
+                    len,
+                })
+            })
+            .collect();
+        let status = if expected.is_empty() { 0 } else { 1 };
+        for threads in [1, 2, 3, 8, 64] {
+            let (all, code, stderr) = check_json_on_threads(Some(threads), &["--all", arg(&path)]);
+            assert_eq!(
+                all, expected,
+                "{groups} row groups, {threads} threads: {stderr}"
+            );
+            assert_eq!(code, status);
+            let (first, code, _) = check_json_on_threads(Some(threads), &[arg(&path)]);
+            assert_eq!(
+                first,
+                expected[..expected.len().min(1)],
+                "{groups} row groups, {threads} threads"
+            );
+            assert_eq!(code, status);
+        }
+    }
 }
 
 #[test]

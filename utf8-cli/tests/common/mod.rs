@@ -31,8 +31,21 @@ pub fn arg(path: &Path) -> &str {
 /// hanging. Its output is read as it comes, so that a command that writes
 /// more than a pipe holds is not mistaken for one that waits.
 pub fn utf8_within_ten_seconds(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_utf8"))
-        .args(args)
+    within_ten_seconds(Command::new(env!("CARGO_BIN_EXE_utf8")).args(args))
+}
+
+/// [`utf8_within_ten_seconds`] on a pool of `threads` threads.
+pub fn utf8_on_threads_within_ten_seconds(threads: usize, args: &[&str]) -> Output {
+    within_ten_seconds(
+        Command::new(env!("CARGO_BIN_EXE_utf8"))
+            .args(args)
+            .env("RAYON_NUM_THREADS", threads.to_string()),
+    )
+}
+
+fn within_ten_seconds(command: &mut Command) -> Output {
+    let args: Vec<_> = command.get_args().map(|arg| arg.to_owned()).collect();
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -6,22 +6,25 @@
 //! |---|---|---|
 //! | the footer, the columns to check, the schema given to the reader | `file` | a [`ParquetFile`]: a reader per row group that hands the values over as unchecked bytes |
 //! | a batch's values, through the lists, maps and structs above them | `values` | the batch's [`BadValue`]s, each traced to its row |
-//! | the row groups, on all cores, a window of them at a time | here | the reports, in the file's order |
+//! | the row groups on all cores, each thread taking the next as it comes free | `in_order` | their results, in the file's order |
+//! | the reports | here | the lines, in the file's order |
 //!
 //! Memory: a row group's reader holds a batch of rows of each checked
 //! column, and as many row groups are read at once as there are threads;
-//! the bad values of a window's row groups wait for their turn to be
-//! reported, the first of each only when `--all` is not given.
+//! the bad values of row groups up to two per thread past the one being
+//! reported wait for their turn, the first of each only when `--all` is
+//! not given.
 
 mod file;
+mod in_order;
 mod values;
 
 use std::fs::File;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use clap::ValueEnum;
-use rayon::prelude::*;
 use utf8_core::Ruleset;
 
 use super::Listing;
@@ -31,6 +34,7 @@ use crate::name::Name;
 use crate::stream::Halt;
 use file::ParquetFile;
 use file::has_parquet_magic;
+use in_order::in_order;
 pub use values::BadValue;
 use values::bad_values;
 
@@ -92,17 +96,18 @@ pub fn check_parquet<R: Ruleset, W: Write>(
     };
     let all = wanted.all && wanted.listing == Listing::Errors;
     let mut found = false;
-    let groups: Vec<usize> = (0..parquet.row_groups()).collect();
-    for window in groups.chunks(rayon::current_num_threads().max(1)) {
-        let checked: Vec<_> = window
-            .par_iter()
-            .map(|&group| bad_values_of_row_group::<R>(&parquet, group, all))
-            .collect();
-        for (&group, bad) in window.iter().zip(checked) {
+    let mut halt = None;
+    in_order(
+        parquet.row_groups(),
+        rayon::current_num_threads(),
+        |group| bad_values_of_row_group::<R>(&parquet, group, all),
+        |bad| bad.as_ref().map_or(true, |bad| !bad.is_empty() && !all),
+        |group, bad| {
             let bad = match bad {
                 Ok(bad) => bad,
                 Err(message) => {
-                    return (found, Err(cannot(format!("row group {group}: {message}"))));
+                    halt = Some(cannot(format!("row group {group}: {message}")));
+                    return ControlFlow::Break(());
                 }
             };
             found |= !bad.is_empty();
@@ -110,19 +115,22 @@ pub fn check_parquet<R: Ruleset, W: Write>(
                 for value in &bad {
                     let column = &parquet.leaves[value.leaf].path;
                     if let Err(stop) = report.value_error(name, column, group, value) {
-                        return (found, Err(Halt::Sink(stop)));
+                        halt = Some(Halt::Sink(stop));
+                        return ControlFlow::Break(());
                     }
                 }
                 if let Err(stop) = report.flush() {
-                    return (found, Err(Halt::Sink(stop)));
+                    halt = Some(Halt::Sink(stop));
+                    return ControlFlow::Break(());
                 }
             }
-            if found && !all {
-                return (found, Ok(len));
-            }
-        }
+            ControlFlow::Continue(())
+        },
+    );
+    match halt {
+        Some(halt) => (found, Err(halt)),
+        None => (found, Ok(len)),
     }
-    (found, Ok(len))
 }
 
 /// The file behind `source`; standard input copied to a temporary file,
