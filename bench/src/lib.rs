@@ -84,9 +84,14 @@ fn read_only_avx2(bytes: &[u8]) -> u8 {
         .fold(0, |a, &b| a | b)
 }
 
-/// The corpus directory, `data/corpus` at the workspace root.
+/// The corpus directory: `data/corpus` at the workspace root, or where
+/// `UTF8_CORPUS` names one (a binary built here and run on a machine that
+/// holds the repository at another path: `bench/scaling.sh`).
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus")
+    match std::env::var_os("UTF8_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus"),
+    }
 }
 
 /// A small xorshift generator: reproducible inputs without a dependency.
