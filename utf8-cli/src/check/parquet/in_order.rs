@@ -24,11 +24,32 @@ struct Shared<T> {
     next: usize,
     /// Items handed over so far (the first not handed over).
     handed_over: usize,
-    /// No item past this one is begun: the first whose result ends the
-    /// run (`ends`), or the last handed over when `hand_over` stopped.
+    /// No item past this one is begun: the last item, or the first whose
+    /// result ends the run (`ends`) or that panicked.
     last_needed: usize,
     /// Results of finished items, waiting for their turn.
     done: BTreeMap<usize, thread::Result<T>>,
+    /// The calling thread wants no more results.
+    ended: bool,
+}
+
+/// Ends the run when the calling thread leaves it, however it leaves (the
+/// last item, an item that ends the run, a break, a panic), so that no
+/// thread waits for a turn that will not come.
+struct EndOnLeaving<'a, T> {
+    shared: &'a Mutex<Shared<T>>,
+    changed: &'a Condvar,
+}
+
+impl<T> Drop for EndOnLeaving<'_, T> {
+    fn drop(&mut self) {
+        let mut state = self
+            .shared
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.ended = true;
+        self.changed.notify_all();
+    }
 }
 
 /// Runs `run` on each item of `0..count` on `threads` threads and hands
@@ -52,6 +73,7 @@ pub fn in_order<T: Send>(
         handed_over: 0,
         last_needed: count.saturating_sub(1),
         done: BTreeMap::new(),
+        ended: false,
     });
     let changed = Condvar::new();
     let lock = || {
@@ -67,7 +89,7 @@ pub fn in_order<T: Send>(
                     let item = {
                         let mut state = lock();
                         loop {
-                            if count == 0 || state.next > state.last_needed {
+                            if state.ended || count == 0 || state.next > state.last_needed {
                                 return;
                             }
                             if state.next < state.handed_over + ahead {
@@ -88,6 +110,10 @@ pub fn in_order<T: Send>(
                 }
             });
         }
+        let _end = EndOnLeaving {
+            shared: &shared,
+            changed: &changed,
+        };
         for item in 0..count {
             let result = {
                 let mut state = lock();
@@ -100,20 +126,9 @@ pub fn in_order<T: Send>(
                     state = wait(state);
                 }
             };
-            let stop = |state: &mut Shared<T>| {
-                state.last_needed = state.last_needed.min(item);
-                changed.notify_all();
-            };
-            let result = match result {
-                Ok(result) => result,
-                Err(payload) => {
-                    stop(&mut lock());
-                    panic::resume_unwind(payload);
-                }
-            };
+            let result = result.unwrap_or_else(|payload| panic::resume_unwind(payload));
             let last = ends(&result);
             if hand_over(item, result).is_break() || last {
-                stop(&mut lock());
                 return;
             }
         }
@@ -201,6 +216,25 @@ mod tests {
         assert_eq!(seen, 4);
         // At most the items a thread may run ahead of the fourth.
         assert!(begun.load(Ordering::Relaxed) <= 4 + 4 * AHEAD_PER_THREAD);
+    }
+
+    #[test]
+    fn a_panic_while_handing_over_leaves_no_thread_waiting() {
+        for threads in [1, 2, 4] {
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                in_order(
+                    100,
+                    threads,
+                    |item| item,
+                    |_| false,
+                    |item, _| {
+                        assert_ne!(item, 2, "handing over item 2 fails");
+                        ControlFlow::Continue(())
+                    },
+                )
+            }));
+            assert!(outcome.is_err(), "{threads} threads");
+        }
     }
 
     #[test]
