@@ -23,8 +23,10 @@
 //!
 //! The contenders:
 //!
-//! - `utf8-core`: `Offsets::new` or `Views::new` (which check the layout,
-//!   as arrow-rs's constructors do) and `validate::<Rfc3629>()`;
+//! - `utf8-core`: `Offsets::new` (which checks the layout, as arrow-rs's
+//!   constructors do) and `validate::<Rfc3629>()`, or
+//!   `Views::validated::<Rfc3629>`, which checks each view's layout in the
+//!   same pass as its string;
 //! - `utf8-core AVX2`: the same with the vector check forced to AVX2,
 //!   through a ruleset of this file that is RFC 3629 in all but that;
 //! - `arrow-rs`: `StringArray::try_new` over clones of the offsets and
@@ -234,13 +236,13 @@ fn bench_offsets(group: &mut Group, column: &Layouts, broken: &Layouts, invalid:
 fn bench_views(group: &mut Group, column: &Layouts, broken: &Layouts, invalid: usize) {
     let array = &column.views;
     let (views, buffers): (&[u128], &[Buffer]) = (array.views(), array.data_buffers());
-    let ours = |views, buffers| Views::new(views, buffers)?.validate::<Rfc3629>();
+    let ours = |views, buffers| Views::validated::<Rfc3629>(views, buffers, None).map(drop);
     assert!(ours(views, buffers).is_ok());
     group.bench_function("utf8-core", |b| {
         b.iter(|| ours(black_box(views), black_box(buffers)))
     });
     if cpu::supports(Level::Avx2) {
-        let avx2 = |views, buffers| Views::new(views, buffers)?.validate::<Rfc3629Avx2>();
+        let avx2 = |views, buffers| Views::validated::<Rfc3629Avx2>(views, buffers, None).map(drop);
         // The views' own kernels at AVX2 too, as a CPU without AVX-512
         // runs them.
         paths::cap_column_kernels_at_avx2(true);

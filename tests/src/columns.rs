@@ -419,6 +419,7 @@ pub fn check_views<R: Ruleset>(
     nulls: Bitmap<'_>,
 ) {
     let what = "Views";
+    check_validated::<R>(dialect, views, buffers, nulls);
     let made = Views::new(views, buffers);
     let want = views_fault(views, buffers);
     let column = match (made, want) {
@@ -482,6 +483,34 @@ pub fn check_views<R: Ruleset>(
             assert_eq!(again.validate::<R>(), Ok(()), "Views: lossy's output");
         }
     }
+}
+
+/// `Views::validated`, whose one pass checks the layout as it goes,
+/// against the three calls it stands for, which `check_views` holds to the
+/// references: the same answer, the first malformed view before any
+/// invalid row.
+fn check_validated<R: Ruleset>(
+    dialect: &Dialect,
+    views: &[u128],
+    buffers: &[impl AsRef<[u8]>],
+    nulls: Bitmap<'_>,
+) {
+    let nulls = nulls.map(|(bits, offset)| Nulls::new(bits, offset));
+    let want = Views::new(views, buffers)
+        .and_then(|column| match nulls {
+            Some(nulls) => column.with_nulls(nulls),
+            None => Ok(column),
+        })
+        .and_then(|column| column.validate::<R>());
+    let got = Views::validated::<R>(views, buffers, nulls).map(drop);
+    assert_eq!(
+        got,
+        want,
+        "Views::validated under {} ({} views, nulls {})",
+        dialect.name,
+        views.len(),
+        nulls.is_some()
+    );
 }
 
 /// Every entry point of a PLAIN page against the references.

@@ -8,7 +8,7 @@ use arrow_array::types::ByteViewType;
 use arrow_array::{Array, GenericByteViewArray, StringViewArray};
 use arrow_buffer::{Buffer, ScalarBuffer};
 use utf8_core::Rfc3629;
-use utf8_core::column::{Column, ColumnError, LossyViews, Views};
+use utf8_core::column::{ColumnError, LossyViews, Views};
 
 use crate::{Utf8ArrowError, nulls, refused};
 
@@ -43,16 +43,18 @@ pub(crate) fn column<T: ByteViewType + ?Sized>(
 pub fn to_string_view_array<T: ByteViewType + ?Sized>(
     array: &GenericByteViewArray<T>,
 ) -> Result<StringViewArray, Utf8ArrowError> {
-    if let Err(e) = column(array, false)?.validate::<Rfc3629>() {
+    // The layout and the rows in one pass; every row, null or not, is
+    // checked, so no bitmap is given.
+    if let Err(e) = Views::validated::<Rfc3629>(array.views(), array.data_buffers(), None) {
         return Err(refused(e, array.nulls()));
     }
     let (views, buffers) = (array.views().clone(), array.data_buffers().clone());
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // `try_new` checks each view's layout (padding, buffer index, range
-    // and prefix, which `Views::new` just checked for every view) and that
-    // each view's string, null or not, is UTF-8 (every row was just found
-    // valid RFC 3629 UTF-8), and that the null bitmap has a bit per view
-    // (it is the array's own, of its length).
+    // and prefix, which `Views::validated` just checked for every view)
+    // and that each view's string, null or not, is UTF-8 (every row was
+    // just found valid RFC 3629 UTF-8), and that the null bitmap has a bit
+    // per view (it is the array's own, of its length).
     let strings = unsafe { StringViewArray::new_unchecked(views, buffers, array.nulls().cloned()) };
     debug_assert!(strings.to_data().validate_full().is_ok());
     Ok(strings)

@@ -173,5 +173,26 @@ fn a_malformed_view_is_a_layout_error_naming_its_row_not_a_panic() {
     let e = utf8_arrow::validate(&broken).unwrap_err();
     assert_eq!(e.row(), Some(1));
     assert!(e.layout_error().is_some());
-    assert!(utf8_arrow::to_string_view_array(&broken).is_err());
+    let e = utf8_arrow::to_string_view_array(&broken).unwrap_err();
+    assert_eq!((e.row(), e.layout_error().is_some()), (Some(1), true));
+}
+
+#[test]
+fn a_malformed_view_after_an_invalid_row_is_the_error_named() {
+    // The one-pass check stops at row 0's invalid byte: the layout error of
+    // row 1 is still the one reported, as a check of the layout first
+    // reports it.
+    let view = BinaryViewArray::from_iter_values([&b"\xFF"[..], b"a string longer than twelve"]);
+    let (views, buffers, nulls) = view.into_parts();
+    let mut views = views.to_vec();
+    views[1] ^= 1u128 << 32; // its prefix
+    // SAFETY: not met on purpose (a view whose prefix is not its string's
+    // start): the array goes only to utf8_arrow, which checks each view's
+    // layout before it reads through it.
+    let broken = unsafe { BinaryViewArray::new_unchecked(views.into(), buffers, nulls) };
+    let e = utf8_arrow::to_string_view_array(&broken).unwrap_err();
+    assert_eq!(
+        (e.row(), e.layout_error()),
+        (Some(1), Some(utf8_core::column::Layout::ViewPrefix))
+    );
 }

@@ -23,7 +23,9 @@
 //! The layout is checked when a column is made ([`Offsets::new`],
 //! [`Views::new`], [`PlainPage::new`], `with_nulls`): a malformed one is a
 //! [`ColumnError`] naming the row, and everything read later is in bounds
-//! by construction. Null rows (an Arrow validity bitmap, [`Nulls`]) may
+//! by construction. [`Views::validated`] makes a views column and checks
+//! its rows in one pass, each view's layout checked before anything is
+//! read through it. Null rows (an Arrow validity bitmap, [`Nulls`]) may
 //! hold any bytes and are not checked.
 //!
 //! Every layout answers the same questions, through [`Column`]: the first

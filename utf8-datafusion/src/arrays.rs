@@ -34,6 +34,15 @@ pub(crate) const INPUT_TYPES: [DataType; 6] = [
 /// Whether each row is valid under `ruleset`: `true`, `false`, or null for
 /// a null row.
 pub(crate) fn is_valid(array: &dyn Array, ruleset: RulesetName) -> Result<BooleanArray> {
+    if views_all_valid(array, ruleset)? {
+        // What `write_validity` writes when no row is invalid: a row's bit
+        // is whether it holds a value.
+        let values = array.nulls().map_or_else(
+            || BooleanBuffer::new_set(array.len()),
+            |n| n.inner().clone(),
+        );
+        return Ok(BooleanArray::new(values, array.nulls().cloned()));
+    }
     let bits = on_column(array, ruleset, Validity)?;
     let values = BooleanBuffer::new(Buffer::from_vec(bits), 0, array.len());
     Ok(BooleanArray::new(values, array.nulls().cloned()))
@@ -42,6 +51,9 @@ pub(crate) fn is_valid(array: &dyn Array, ruleset: RulesetName) -> Result<Boolea
 /// Each invalid row's `valid_up_to` (the length of its longest valid
 /// prefix), null for a valid or null row.
 pub(crate) fn error_offsets(array: &dyn Array, ruleset: RulesetName) -> Result<Int64Array> {
+    if views_all_valid(array, ruleset)? {
+        return Ok(Int64Array::new_null(array.len()));
+    }
     let invalid = on_column(array, ruleset, ErrorOffsets)?;
     let mut offsets = vec![0i64; array.len()];
     let mut valid = vec![0u8; array.len().div_ceil(8)];
@@ -191,6 +203,44 @@ fn data_buffers(array: &dyn Array) -> Vec<&[u8]> {
         _ => &[],
     };
     buffers.iter().map(Buffer::as_slice).collect()
+}
+
+/// Whether the array is a views array whose every row that holds a value
+/// is valid, found by [`Views::validated`], which reads each view once,
+/// checking its layout in the same pass. `false` for an array of another
+/// layout or with an invalid row: the answer per row is then the column's
+/// (which, for views, reads them again). A malformed view is an error.
+fn views_all_valid(array: &dyn Array, ruleset: RulesetName) -> Result<bool> {
+    let (views, nulls) = match array.data_type() {
+        DataType::BinaryView => (array.as_binary_view().views(), array.nulls()),
+        DataType::Utf8View => (array.as_string_view().views(), array.nulls()),
+        _ => return Ok(false),
+    };
+    let buffers = data_buffers(array);
+    let one_pass = OnePass {
+        views,
+        buffers: &buffers,
+        nulls: nulls.map(self::nulls),
+    };
+    match ruleset.with(one_pass) {
+        Ok(()) => Ok(true),
+        Err(e) if e.utf8_error().is_some() => Ok(false),
+        Err(e) => Err(malformed(e)),
+    }
+}
+
+/// [`Views::validated`]'s arguments, waiting for the ruleset's type.
+struct OnePass<'a> {
+    views: &'a [u128],
+    buffers: &'a [&'a [u8]],
+    nulls: Option<Nulls<'a>>,
+}
+
+impl WithRuleset for OnePass<'_> {
+    type Output = std::result::Result<(), ColumnError>;
+    fn call<R: Ruleset>(self) -> Self::Output {
+        Views::validated::<R>(self.views, self.buffers, self.nulls).map(drop)
+    }
 }
 
 /// The array's rows as a column: its views (already sliced) over its data

@@ -23,7 +23,7 @@
 
 use super::nulls::holding64;
 use super::rule::RuleOf;
-use super::views::{Place, Views};
+use super::views::{Place, Views, check_in_buffer};
 use super::{Resume, Rows, per_row, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
@@ -59,7 +59,7 @@ pub(crate) fn next_invalid<R: Ruleset, B: AsRef<[u8]>>(
     if !rule.first_byte_marks_boundary {
         return copied::<R, B>(column, from, separator);
     }
-    match in_place::<R, B>(column, from.row) {
+    match in_place::<R, B, false>(column, from.row) {
         Ok(()) => None,
         Err(doubt) => copied::<R, B>(column, Resume { row: doubt, at: 0 }, separator),
     }
@@ -83,7 +83,16 @@ struct Span {
 /// the offsets check: `super::rule`). `Ok` when every row from `from` that
 /// holds a value is valid; otherwise the first row from which that is in
 /// doubt, to be checked by copying.
-fn in_place<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, from: usize) -> Result<(), usize> {
+///
+/// With `CHECK_LAYOUT`, the column's layout is not yet known to be sound
+/// ([`Views::validated`]), and this pass checks it as it goes, each view
+/// before anything is read through it: the same tests as [`Views::new`]
+/// on every view from `from`, null rows' included. A malformed view is an
+/// `Err` like any other doubt.
+pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+    column: &Views<'_, B>,
+    from: usize,
+) -> Result<(), usize> {
     let rule = const { RuleOf::<R>::RULE };
     let views = column.views();
     let nulls = column.nulls();
@@ -103,15 +112,37 @@ fn in_place<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, from: usize) -> R
             .enumerate()
         {
             let chunk_first = first + c * view_scan::CHUNK;
-            let mut long = view_scan::copy_inline(chunk, holding64(nulls, chunk_first), slots);
+            let keep = holding64(nulls, chunk_first);
+            let mut long = if CHECK_LAYOUT {
+                let (long, dirty) = view_scan::copy_inline_and_layout(chunk, keep, slots);
+                // Null rows' views are checked too, as `Views::new` does;
+                // those that hold a value are checked below.
+                let mut null_long = long & !keep;
+                let mut malformed = dirty;
+                while null_long != 0 {
+                    let view = chunk[null_long.trailing_zeros() as usize];
+                    null_long &= null_long - 1;
+                    malformed |= check_in_buffer(view, column.buffers()).is_err();
+                }
+                if malformed {
+                    return Err(doubt);
+                }
+                long & keep
+            } else {
+                view_scan::copy_inline(chunk, keep, slots)
+            };
             while long != 0 {
                 let row = chunk_first + long.trailing_zeros() as usize;
                 long &= long - 1;
                 let view = views[row];
+                if CHECK_LAYOUT && check_in_buffer(view, column.buffers()).is_err() {
+                    return Err(doubt);
+                }
                 let len = view as u32 as usize;
                 let buffer = (view >> 64) as u32 as usize;
                 let start = (view >> 96) as u32 as usize;
-                // `Views::new` checked the prefix: the string's first byte.
+                // The prefix, checked by `Views::new` or just above, is
+                // the string's first byte.
                 starts_right &= rule.starts_row((view >> 32) as u8);
                 match &mut span {
                     Some(span) if span.buffer == buffer && span.end == start => span.end += len,
@@ -157,8 +188,9 @@ fn in_place<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, from: usize) -> R
 
 /// Checks a span's bytes where they lie; the error is its first row.
 fn check_span<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, span: Span) -> Result<(), usize> {
-    // `Views::new` checked each string's range, and a span is strings
-    // next to each other in one buffer.
+    // Each string's range was checked (by `Views::new`, or by
+    // `in_place` before the string joined the span), and a span is
+    // strings next to each other in one buffer.
     let bytes = &column.buffers()[span.buffer].as_ref()[span.start..span.end];
     R::validate(bytes).map_err(|_| span.row)
 }

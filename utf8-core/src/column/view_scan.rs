@@ -40,19 +40,44 @@ pub(crate) fn layout(views: &[u128]) -> (u64, bool) {
 /// most [`CHUNK`] views and `out` has 16 bytes for each.
 #[inline]
 pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
+    let (long, _) = copy::<false>(views, keep, out);
+    long & keep
+}
+
+/// [`copy_inline`] and [`layout`] in one pass over the views, for a check
+/// that reads each view from memory once: the bits of every view that
+/// points into a data buffer, kept or not (a null row's layout is checked
+/// too), and whether an inline view's padding holds a byte other than
+/// `00`.
+#[inline]
+pub(crate) fn copy_inline_and_layout(
+    views: &[u128],
+    keep: u64,
+    out: &mut [[u8; 16]],
+) -> (u64, bool) {
+    copy::<true>(views, keep, out)
+}
+
+/// The copy, with the padding test when `PADDING`: every view's bit that
+/// points into a data buffer, and whether a padding byte is dirty (always
+/// `false` without the test).
+#[inline]
+fn copy<const PADDING: bool>(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> (u64, bool) {
     debug_assert!(views.len() <= CHUNK);
     let out = &mut out[..views.len()];
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
     match level() {
-        // SAFETY: the CPU has AVX-512 F and BW (the level says so), and
-        // `out` was cut to `views.len()` entries.
-        crate::cpu::Level::Avx512 => return unsafe { x86::copy_inline_avx512(views, keep, out) },
+        crate::cpu::Level::Avx512 => {
+            // SAFETY: the CPU has AVX-512 F and BW (the level says so),
+            // and `out` was cut to `views.len()` entries.
+            return unsafe { x86::copy_avx512::<PADDING>(views, keep, out) };
+        }
         // SAFETY: the CPU has AVX2 (the level says so), and `out` was cut
         // to `views.len()` entries.
-        crate::cpu::Level::Avx2 => return unsafe { x86::copy_inline_avx2(views, keep, out) },
+        crate::cpu::Level::Avx2 => return unsafe { x86::copy_avx2::<PADDING>(views, keep, out) },
         _ => {}
     }
-    copy_inline_scalar(views, keep, out, 0)
+    copy_scalar::<PADDING>(views, keep, out, 0)
 }
 
 /// At most AVX2 when set: the benchmarks' way to measure what a CPU
@@ -102,10 +127,15 @@ fn layout_scalar(views: &[u128], first: usize) -> (u64, bool) {
     (long, dirty)
 }
 
-/// [`copy_inline`] a view at a time, for views numbered from `first`
-/// (their bits in `keep` and the result).
+/// [`copy`] a view at a time, for views numbered from `first` (their bits
+/// in `keep` and the result).
 #[inline]
-fn copy_inline_scalar(views: &[u128], keep: u64, out: &mut [[u8; 16]], first: usize) -> u64 {
+fn copy_scalar<const PADDING: bool>(
+    views: &[u128],
+    keep: u64,
+    out: &mut [[u8; 16]],
+    first: usize,
+) -> (u64, bool) {
     let mut long = 0;
     for (i, (&view, to)) in views.iter().zip(out).enumerate() {
         let inline = is_inline(view);
@@ -115,9 +145,10 @@ fn copy_inline_scalar(views: &[u128], keep: u64, out: &mut [[u8; 16]], first: us
         // a branch on what the view holds.
         let mask = u128::from(core::hint::black_box(u64::from(inline & kept))).wrapping_neg();
         *to = (view & mask).to_le_bytes();
-        long |= u64::from(!inline & kept) << (first + i);
+        long |= u64::from(!inline) << (first + i);
     }
-    long
+    let dirty = PADDING && layout_scalar(views, first).1;
+    (long, dirty)
 }
 
 #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
@@ -127,11 +158,12 @@ mod x86 {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
-    use super::{copy_inline_scalar, layout_scalar};
+    use super::{copy_scalar, layout_scalar};
 
     /// Whether each view of a pair is inline: a 32-bit lane of all ones in
     /// each of an inline view's four lanes, and the pair's two bits (first
     /// view at bit 0).
+    #[inline]
     #[target_feature(enable = "avx2")]
     fn inline_lanes(pair: __m256i) -> (__m256i, u64) {
         // Each 128-bit lane's low 32 bits, the view's length, in all four
@@ -146,6 +178,21 @@ mod x86 {
         (inline, u64::from(bits))
     }
 
+    /// The padding bytes of a pair's inline views that are not `00` (the
+    /// others zero), given `inline_lanes`' lanes and [`lane_index`] in
+    /// both halves.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn dirty_padding(pair: __m256i, inline: __m256i, index: __m256i) -> __m256i {
+        // Each lane's byte 0 (the low byte of the length) in all its
+        // bytes: for an inline view, the bytes at `len + 4` and past are
+        // padding. Lengths are at most 12 there, so the signed compare
+        // sees no wrap.
+        let len = _mm256_shuffle_epi8(pair, _mm256_setzero_si256());
+        let past = _mm256_cmpgt_epi8(index, _mm256_add_epi8(len, _mm256_set1_epi8(3)));
+        _mm256_and_si256(_mm256_and_si256(past, inline), pair)
+    }
+
     /// [`super::layout`] two views a step.
     ///
     /// # Safety
@@ -156,7 +203,6 @@ mod x86 {
         let (pairs, rest) = views.as_chunks::<2>();
         // SAFETY: the CPU has AVX2, and so SSE2.
         let index = _mm256_broadcastsi128_si256(unsafe { lane_index() });
-        let three = _mm256_set1_epi8(3);
         let mut padding = _mm256_setzero_si256();
         let mut inline_bits = 0u64;
         for (j, pair) in pairs.iter().enumerate() {
@@ -164,14 +210,7 @@ mod x86 {
             let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
             let (inline, bits) = inline_lanes(pair);
             inline_bits |= bits << (2 * j);
-            // Each lane's byte 0 (the low byte of the length) in all its
-            // bytes: for an inline view, the bytes at `len + 4` and past
-            // are padding. Lengths are at most 12 there, so the signed
-            // compare sees no wrap.
-            let len = _mm256_shuffle_epi8(pair, _mm256_setzero_si256());
-            let past = _mm256_cmpgt_epi8(index, _mm256_add_epi8(len, three));
-            let dirty = _mm256_and_si256(_mm256_and_si256(past, inline), pair);
-            padding = _mm256_or_si256(padding, dirty);
+            padding = _mm256_or_si256(padding, dirty_padding(pair, inline, index));
         }
         let paired = 2 * pairs.len();
         let long = !inline_bits & low_bits(paired);
@@ -180,23 +219,33 @@ mod x86 {
         (long | rest_long, dirty | rest_dirty)
     }
 
-    /// [`super::copy_inline`] two views a step.
+    /// [`super::copy`] two views a step.
     ///
     /// # Safety
     ///
     /// The CPU has AVX2; `out` has as many entries as `views`.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn copy_inline_avx2(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
+    pub(super) unsafe fn copy_avx2<const PADDING: bool>(
+        views: &[u128],
+        keep: u64,
+        out: &mut [[u8; 16]],
+    ) -> (u64, bool) {
         let (pairs, rest) = views.as_chunks::<2>();
         let (out_pairs, out_rest) = out.as_chunks_mut::<2>();
         // A pair's two bits of `keep`, spread to the lanes of its views.
         let select = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+        // SAFETY: the CPU has AVX2, and so SSE2.
+        let index = _mm256_broadcastsi128_si256(unsafe { lane_index() });
+        let mut padding = _mm256_setzero_si256();
         let mut inline_bits = 0u64;
         for (j, (pair, to)) in pairs.iter().zip(out_pairs.iter_mut()).enumerate() {
             // SAFETY: `pair` is 32 bytes, read unaligned.
             let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
             let (inline, bits) = inline_lanes(pair);
             inline_bits |= bits << (2 * j);
+            if PADDING {
+                padding = _mm256_or_si256(padding, dirty_padding(pair, inline, index));
+            }
             let kept = _mm256_set1_epi32((keep >> (2 * j) & 3) as i32);
             let kept = _mm256_cmpeq_epi32(_mm256_and_si256(kept, select), select);
             let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept));
@@ -204,8 +253,10 @@ mod x86 {
             unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), copy) };
         }
         let paired = 2 * pairs.len();
-        let long = !inline_bits & keep & low_bits(paired);
-        long | copy_inline_scalar(rest, keep, out_rest, paired)
+        let long = !inline_bits & low_bits(paired);
+        let dirty = _mm256_testz_si256(padding, padding) == 0;
+        let (rest_long, rest_dirty) = copy_scalar::<PADDING>(rest, keep, out_rest, paired);
+        (long | rest_long, dirty | rest_dirty)
     }
 
     /// The bits of a quad's views (first view at bit 0) from a mask with
@@ -241,12 +292,29 @@ mod x86 {
 
     /// Whether each view of a quad is inline: a mask of the four 32-bit
     /// lanes of each inline view.
+    #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     fn inline_lanes512(quad: __m512i) -> u16 {
         // Each view's length in its four lanes, compared unsigned, so that
         // a length of 2^31 or more is not inline.
         let len = _mm512_shuffle_epi32::<0>(quad);
         _mm512_cmple_epu32_mask(len, _mm512_set1_epi32(super::MAX_INLINE as i32))
+    }
+
+    /// The padding bytes of a quad's inline views that are not `00`, one
+    /// bit each, given `inline_lanes512`'s lanes and [`lane_index`] in
+    /// every 128-bit lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn dirty_padding512(quad: __m512i, inline: u16, index: __m512i) -> u64 {
+        // The inline views alone (the others zeros, whose padding is
+        // clean), then as at AVX2: each lane's length byte in all its
+        // bytes, and the bytes at `len + 4` and past are padding, which
+        // must be `00`.
+        let kept = _mm512_maskz_mov_epi32(inline, quad);
+        let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
+        let past = _mm512_cmpgt_epi8_mask(index, _mm512_add_epi8(len, _mm512_set1_epi8(3)));
+        _mm512_mask_test_epi8_mask(past, kept, kept)
     }
 
     /// [`super::layout`] four views a step.
@@ -259,7 +327,6 @@ mod x86 {
         let (quads, rest) = views.as_chunks::<4>();
         // SAFETY: the CPU has AVX-512 F, and so SSE2.
         let index = _mm512_broadcast_i32x4(unsafe { lane_index() });
-        let three = _mm512_set1_epi8(3);
         let mut dirty = 0u64;
         let mut inline_bits = 0u64;
         for (j, quad) in quads.iter().enumerate() {
@@ -267,14 +334,7 @@ mod x86 {
             let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
             let inline = inline_lanes512(quad);
             inline_bits |= view_bits(inline) << (4 * j);
-            // The inline views alone (the others zeros, whose padding is
-            // clean), then as at AVX2: each lane's length byte in all its
-            // bytes, and the bytes at `len + 4` and past are padding,
-            // which must be `00`.
-            let kept = _mm512_maskz_mov_epi32(inline, quad);
-            let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
-            let past = _mm512_cmpgt_epi8_mask(index, _mm512_add_epi8(len, three));
-            dirty |= _mm512_mask_test_epi8_mask(past, kept, kept);
+            dirty |= dirty_padding512(quad, inline, index);
         }
         let quadded = 4 * quads.len();
         let long = !inline_bits & low_bits(quadded);
@@ -282,25 +342,31 @@ mod x86 {
         (long | rest_long, dirty != 0 || rest_dirty)
     }
 
-    /// [`super::copy_inline`] four views a step.
+    /// [`super::copy`] four views a step.
     ///
     /// # Safety
     ///
     /// The CPU has AVX-512 F and BW; `out` has as many entries as `views`.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn copy_inline_avx512(
+    pub(super) unsafe fn copy_avx512<const PADDING: bool>(
         views: &[u128],
         keep: u64,
         out: &mut [[u8; 16]],
-    ) -> u64 {
+    ) -> (u64, bool) {
         let (quads, rest) = views.as_chunks::<4>();
         let (out_quads, out_rest) = out.as_chunks_mut::<4>();
+        // SAFETY: the CPU has AVX-512 F, and so SSE2.
+        let index = _mm512_broadcast_i32x4(unsafe { lane_index() });
+        let mut dirty = 0u64;
         let mut inline_bits = 0u64;
         for (j, (quad, to)) in quads.iter().zip(out_quads.iter_mut()).enumerate() {
             // SAFETY: `quad` is 64 bytes, read unaligned.
             let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
             let inline = inline_lanes512(quad);
             inline_bits |= view_bits(inline) << (4 * j);
+            if PADDING {
+                dirty |= dirty_padding512(quad, inline, index);
+            }
             let copied = inline & view_lanes(keep >> (4 * j));
             // SAFETY: `to` is 64 bytes, written unaligned.
             unsafe {
@@ -308,8 +374,9 @@ mod x86 {
             };
         }
         let quadded = 4 * quads.len();
-        let long = !inline_bits & keep & low_bits(quadded);
-        long | copy_inline_scalar(rest, keep, out_rest, quadded)
+        let long = !inline_bits & low_bits(quadded);
+        let (rest_long, rest_dirty) = copy_scalar::<PADDING>(rest, keep, out_rest, quadded);
+        (long | rest_long, dirty != 0 || rest_dirty)
     }
 
     /// Each byte's place in its 128-bit lane: what a view's padding test
@@ -345,6 +412,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::format;
     use std::vec;
     use std::vec::Vec;
 
@@ -392,7 +460,8 @@ mod tests {
     }
 
     type Layout = fn(&[u128]) -> (u64, bool);
-    type Copy = fn(&[u128], u64, &mut [[u8; 16]]) -> u64;
+    /// A copy kernel, with the padding test (`true`) or without.
+    type Copy = fn(&[u128], u64, &mut [[u8; 16]], bool) -> (u64, bool);
 
     /// Each kernel this CPU runs, with its name: the dispatched ones, and
     /// every x86 level the CPU has, whichever the dispatch picks.
@@ -403,7 +472,13 @@ mod tests {
             allow(unused_mut)
         )]
         let mut kernels: Vec<(&'static str, Layout, Copy)> =
-            vec![("dispatched", layout, copy_inline)];
+            vec![("dispatched", layout, |views, keep, out, padding| {
+                if padding {
+                    copy_inline_and_layout(views, keep, out)
+                } else {
+                    copy::<false>(views, keep, out)
+                }
+            })];
         #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
         {
             if std::is_x86_feature_detected!("avx2") {
@@ -413,7 +488,13 @@ mod tests {
                     |views| unsafe { x86::layout_avx2(views) },
                     // SAFETY: the CPU has AVX2; the tests' `out` has an
                     // entry a view.
-                    |views, keep, out| unsafe { x86::copy_inline_avx2(views, keep, out) },
+                    |views, keep, out, padding| unsafe {
+                        if padding {
+                            x86::copy_avx2::<true>(views, keep, out)
+                        } else {
+                            x86::copy_avx2::<false>(views, keep, out)
+                        }
+                    },
                 ));
             }
             if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
@@ -424,7 +505,13 @@ mod tests {
                     |views| unsafe { x86::layout_avx512(views) },
                     // SAFETY: the CPU has AVX-512 F and BW; the tests'
                     // `out` has an entry a view.
-                    |views, keep, out| unsafe { x86::copy_inline_avx512(views, keep, out) },
+                    |views, keep, out, padding| unsafe {
+                        if padding {
+                            x86::copy_avx512::<true>(views, keep, out)
+                        } else {
+                            x86::copy_avx512::<false>(views, keep, out)
+                        }
+                    },
                 ));
             }
         }
@@ -445,19 +532,26 @@ mod tests {
     }
 
     #[test]
-    fn every_vector_copy_agrees_with_the_scalar_one_for_every_keep_mask() {
+    fn every_vector_copy_agrees_with_the_scalar_one_for_every_keep_mask_and_finds_the_layout() {
         for (name, _, copy) in kernels() {
             for column in sample() {
                 for keep in [0u64, u64::MAX, 0x5555_5555_5555_5555, 0xF0F0, 1, 1 << 63] {
-                    let mut vector = vec![[0xEEu8; 16]; column.len()];
-                    let mut scalar = vec![[0xEEu8; 16]; column.len()];
-                    let got = copy(&column, keep, &mut vector);
-                    let expected = copy_inline_scalar(&column, keep, &mut scalar, 0);
-                    assert_eq!(
-                        (got, &vector),
-                        (expected, &scalar),
-                        "{name} {column:x?} {keep:x}"
-                    );
+                    for padding in [false, true] {
+                        let mut vector = vec![[0xEEu8; 16]; column.len()];
+                        let mut scalar = vec![[0xEEu8; 16]; column.len()];
+                        let got = copy(&column, keep, &mut vector, padding);
+                        let expected = if padding {
+                            copy_scalar::<true>(&column, keep, &mut scalar, 0)
+                        } else {
+                            copy_scalar::<false>(&column, keep, &mut scalar, 0)
+                        };
+                        let what = format!("{name} {column:x?} {keep:x} padding {padding}");
+                        assert_eq!((got, &vector), (expected, &scalar), "{what}");
+                        // The padding test is the layout scan's, over every
+                        // view, kept or not; without it nothing is dirty.
+                        let (long, dirty) = layout_scalar(&column, 0);
+                        assert_eq!(got, (long, dirty && padding), "{what}");
+                    }
                 }
             }
         }

@@ -4,7 +4,7 @@ use super::error::{ColumnError, Layout};
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::rule::RuleOf;
-use super::{Resume, Rows, inline, per_row, view_scan};
+use super::{Column, Resume, Rows, inline, per_row, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -84,6 +84,64 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
         })
     }
 
+    /// The column, once every view's layout is checked and every row that
+    /// holds a value is found valid under `R`: what [`new`](Views::new),
+    /// [`with_nulls`](Views::with_nulls) (when `nulls` is given) and
+    /// [`Column::validate`] answer together, the same error included.
+    ///
+    /// Where the ruleset lets inline views be checked as they lie and the
+    /// strings in data buffers lie in row order (RFC 3629 or RFC 2279, and
+    /// columns as arrow-rs's builders and Parquet readers write them), each
+    /// view is read from memory once, its layout checked in the same pass
+    /// as its string: a column of short strings is mostly views, and a
+    /// separate pass over them costs about as much as the check. Otherwise,
+    /// or when that pass finds anything wrong, it is those three calls.
+    ///
+    /// ```
+    /// use utf8_core::Rfc3629;
+    /// use utf8_core::column::Views;
+    /// let views = [2u128 | (u128::from(u16::from_le_bytes(*b"hi")) << 32)];
+    /// let buffers: [&[u8]; 0] = [];
+    /// assert!(Views::validated::<Rfc3629>(&views, &buffers, None).is_ok());
+    ///
+    /// let invalid = [1u128 | (0xFF << 32)];
+    /// let e = Views::validated::<Rfc3629>(&invalid, &buffers, None).unwrap_err();
+    /// assert_eq!((e.row(), e.utf8_error().map(|e| e.valid_up_to())), (0, Some(0)));
+    /// # Ok::<(), utf8_core::column::ColumnError>(())
+    /// ```
+    pub fn validated<R: Ruleset>(
+        views: &'a [u128],
+        buffers: &'a [B],
+        nulls: Option<Nulls<'a>>,
+    ) -> Result<Views<'a, B>, ColumnError> {
+        let rule = const { RuleOf::<R>::RULE };
+        let one_pass = rule.separator.is_some()
+            && rule.inline_views_separate
+            && rule.first_byte_marks_boundary;
+        if one_pass && nulls.is_none_or(|nulls| nulls.check(views.len()).is_ok()) {
+            // Not yet a column: nothing is read through a view until
+            // `in_place` has checked it, and the value escapes only once
+            // every view has been.
+            let unchecked = Views {
+                views,
+                #[cfg(target_endian = "little")]
+                view_bytes: view_bytes(views),
+                buffers,
+                nulls,
+            };
+            if inline::in_place::<R, B, true>(&unchecked, 0).is_ok() {
+                return Ok(unchecked);
+            }
+        }
+        let column = Views::new(views, buffers)?;
+        let column = match nulls {
+            Some(nulls) => column.with_nulls(nulls)?,
+            None => column,
+        };
+        column.validate::<R>()?;
+        Ok(column)
+    }
+
     /// The column with a null bitmap: null rows are not checked.
     pub fn with_nulls(self, nulls: Nulls<'a>) -> Result<Views<'a, B>, ColumnError> {
         nulls.check(self.views.len())?;
@@ -151,7 +209,7 @@ fn check<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
 /// What is wrong with the layout of a view whose string is longer than
 /// [`MAX_INLINE`], if anything.
 #[inline(always)]
-fn check_in_buffer<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
+pub(super) fn check_in_buffer<B: AsRef<[u8]>>(view: u128, buffers: &[B]) -> Result<(), Layout> {
     let len = view as u32 as usize;
     let index = (view >> 64) as u32 as usize;
     let offset = (view >> 96) as u32 as usize;

@@ -8,7 +8,9 @@
 use std::sync::Arc;
 
 use crate::common::{self, Table, invoke, udf};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, RecordBatch, UInt32Array};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BinaryViewArray, Int64Array, RecordBatch, UInt32Array,
+};
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::ScalarValue;
@@ -202,6 +204,28 @@ async fn through_sql_each_row_gets_the_per_row_references_answers() {
             let context = format!("seed {seed}, {}", input.data_type());
             assert_eq!(verdicts, table.reference_verdicts(), "{context}");
             assert_eq!(lossy, table.lossy(), "{context}");
+        }
+    }
+}
+
+#[test]
+fn a_malformed_view_is_an_error_naming_its_row_whatever_row_comes_before_it() {
+    for first in [&b"ok"[..], b"\xFF"] {
+        let view = BinaryViewArray::from_iter_values([first, b"a string longer than twelve"]);
+        let (views, buffers, nulls) = view.into_parts();
+        let mut views = views.to_vec();
+        views[1] = (views[1] & !(u128::from(u32::MAX) << 64)) | (7u128 << 64); // buffer 7
+        // SAFETY: not met on purpose (a view naming a missing buffer): the
+        // array goes only to the functions, which check each view's layout
+        // before they read through it.
+        let broken: ArrayRef =
+            Arc::new(unsafe { BinaryViewArray::new_unchecked(views.into(), buffers, nulls) });
+        for name in ["utf8_is_valid", "utf8_error_offset", "utf8_lossy"] {
+            let e = invoke(&udf(name), column(&broken), 2).unwrap_err();
+            assert!(
+                e.to_string().contains("malformed string array: row 1"),
+                "{name}, row 0 {first:x?}: {e}"
+            );
         }
     }
 }
