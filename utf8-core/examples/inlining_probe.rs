@@ -8,7 +8,8 @@
 
 use std::hint::black_box;
 
-use utf8_core::{Utf8Error, Validator};
+use utf8_core::column::Views;
+use utf8_core::{Rfc3629, Utf8Error, Validator};
 
 fn main() {
     // Taken by address, each entry is linked in whole, as a caller in
@@ -22,6 +23,11 @@ fn main() {
         |bytes| update(&mut Validator::new(), bytes).is_ok(),
     ];
     black_box(entries);
+    // A views column's one-pass check, and through its slow path the
+    // layout scan and the check of a column already made.
+    let columns: [fn(&[u128]) -> bool; 1] =
+        [|views| Views::validated::<Rfc3629>(views, &[] as &[&[u8]], None).is_ok()];
+    black_box(columns);
 }
 
 /// Streaming, whose pieces take their own path (`skippable_prefix`).

@@ -106,6 +106,22 @@ pub const INLINED: &[(&str, &str)] = &[
         "check_detected",
         "the vector level's dispatch for a short string, inlined into its callers",
     ),
+    (
+        "view_scan::x86::inline_lanes",
+        "AVX2's test of which views are inline, inlined into the views' loops (a call a pair of views cost the one-pass check a quarter of its time)",
+    ),
+    (
+        "view_scan::x86::dirty_padding",
+        "AVX2's padding test, inlined into the views' loops",
+    ),
+    (
+        "view_scan::x86::inline_lanes512",
+        "AVX-512's test of which views are inline, inlined into the views' loops",
+    ),
+    (
+        "view_scan::x86::dirty_padding512",
+        "AVX-512's padding test, inlined into the views' loops",
+    ),
 ];
 
 /// `(caller, callee, why)`: calls that the caller must make itself, which
