@@ -108,7 +108,7 @@ pub const INLINED: &[(&str, &str)] = &[
     ),
     (
         "view_scan::x86::inline_lanes",
-        "AVX2's test of which views are inline, inlined into the views' loops (a call a pair of views cost the one-pass check a quarter of its time)",
+        "AVX2's test of which views are inline, inlined into the views' loops (docs/performance.md says what a call a step cost)",
     ),
     (
         "view_scan::x86::dirty_padding",

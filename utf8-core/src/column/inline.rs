@@ -113,23 +113,10 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         {
             let chunk_first = first + c * view_scan::CHUNK;
             let keep = holding64(nulls, chunk_first);
-            let mut long = if CHECK_LAYOUT {
-                let (long, dirty) = view_scan::copy_inline_and_layout(chunk, keep, slots);
-                // Null rows' views are checked too, as `Views::new` does;
-                // those that hold a value are checked below.
-                let mut null_long = long & !keep;
-                let mut malformed = dirty;
-                while null_long != 0 {
-                    let view = chunk[null_long.trailing_zeros() as usize];
-                    null_long &= null_long - 1;
-                    malformed |= check_in_buffer(view, column.buffers()).is_err();
-                }
-                if malformed {
-                    return Err(doubt);
-                }
-                long & keep
-            } else {
-                view_scan::copy_inline(chunk, keep, slots)
+            let Some(mut long) =
+                first_pass::<B, CHECK_LAYOUT>(chunk, keep, slots, column.buffers())
+            else {
+                return Err(doubt);
             };
             while long != 0 {
                 let row = chunk_first + long.trailing_zeros() as usize;
@@ -184,6 +171,33 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         Some(span) => check_span::<R, B>(column, span),
         None => Ok(()),
     }
+}
+
+/// A chunk's first pass: its inline views copied to `slots`, and the bits
+/// of the kept views that point into a data buffer. With `CHECK_LAYOUT`,
+/// also the tests `Views::new` makes of each of the chunk's views but the
+/// kept ones that point into a buffer, which `in_place` tests as it walks
+/// them: `None` when a view is malformed.
+#[inline(always)]
+fn first_pass<B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+    chunk: &[u128],
+    keep: u64,
+    slots: &mut [[u8; 16]],
+    buffers: &[B],
+) -> Option<u64> {
+    if !CHECK_LAYOUT {
+        return Some(view_scan::copy_inline(chunk, keep, slots));
+    }
+    let (long, dirty) = view_scan::copy_inline_and_layout(chunk, keep, slots);
+    // Null rows' views are checked too, as `Views::new` does.
+    let mut null_long = long & !keep;
+    let mut malformed = dirty;
+    while null_long != 0 {
+        let view = chunk[null_long.trailing_zeros() as usize];
+        null_long &= null_long - 1;
+        malformed |= check_in_buffer(view, buffers).is_err();
+    }
+    (!malformed).then_some(long & keep)
 }
 
 /// Checks a span's bytes where they lie; the error is its first row.
