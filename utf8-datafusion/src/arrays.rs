@@ -208,8 +208,11 @@ fn data_buffers(array: &dyn Array) -> Vec<&[u8]> {
 /// Whether the array is a views array whose every row that holds a value
 /// is valid, found by [`Views::validated`], which reads each view once,
 /// checking its layout in the same pass. `false` for an array of another
-/// layout or with an invalid row: the answer per row is then the column's
-/// (which, for views, reads them again). A malformed view is an error.
+/// layout or with an invalid row: the answer per row is then the column's,
+/// which for views reads the batch again (a batch with an invalid row is
+/// read two or three times, where the one pass stops and
+/// `Views::validated` checks it again to name the row; a valid batch,
+/// once). A malformed view is an error.
 fn views_all_valid(array: &dyn Array, ruleset: RulesetName) -> Result<bool> {
     let (views, nulls) = match array.data_type() {
         DataType::BinaryView => (array.as_binary_view().views(), array.nulls()),
