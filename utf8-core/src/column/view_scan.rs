@@ -116,15 +116,20 @@ fn layout_scalar(views: &[u128], first: usize) -> (u64, bool) {
     let mut long = 0;
     let mut dirty = false;
     for (i, &view) in views.iter().enumerate() {
-        let len = view as u32 as usize;
-        let inline = len <= MAX_INLINE;
-        // The bytes past an inline string, shifted down: zero when padded
-        // right.
-        let padding = (view >> 32) >> (8 * len.min(MAX_INLINE));
-        dirty |= inline & (padding != 0);
-        long |= u64::from(!inline) << (first + i);
+        dirty |= dirty_padding(view);
+        long |= u64::from(!is_inline(view)) << (first + i);
     }
     (long, dirty)
+}
+
+/// Whether `view` is inline and has a byte other than `00` in its padding.
+#[inline(always)]
+fn dirty_padding(view: u128) -> bool {
+    let len = view as u32 as usize;
+    // The bytes past an inline string, shifted down: zero when padded
+    // right.
+    let padding = (view >> 32) >> (8 * len.min(MAX_INLINE));
+    is_inline(view) & (padding != 0)
 }
 
 /// [`copy`] a view at a time, for views numbered from `first` (their bits
@@ -137,8 +142,10 @@ fn copy_scalar<const PADDING: bool>(
     first: usize,
 ) -> (u64, bool) {
     let mut long = 0;
+    let mut dirty = false;
     for (i, (&view, to)) in views.iter().zip(out).enumerate() {
         let inline = is_inline(view);
+        dirty |= PADDING && dirty_padding(view);
         let kept = keep >> (first + i) & 1 == 1;
         // A mask the compiler cannot see is all ones or all zeros: seeing
         // it, it loads the view's high half only for a kept view, which is
@@ -147,7 +154,6 @@ fn copy_scalar<const PADDING: bool>(
         *to = (view & mask).to_le_bytes();
         long |= u64::from(!inline) << (first + i);
     }
-    let dirty = PADDING && layout_scalar(views, first).1;
     (long, dirty)
 }
 
