@@ -9,14 +9,14 @@
 //! | layout | how its rows are checked | module |
 //! |---|---|---|
 //! | [`Offsets`] | the values the rows cover, a batch of rows at a time, as one run; then one byte test per row: after a valid run, a row starts on a boundary exactly when its first byte is one a row may start with (for UTF-8, not `80`–`BF`) | `offsets` |
-//! | [`Views`] | the inline views copied as they are (for UTF-8, a view's length and padding bytes may only come between sequences), four or two a step at the AVX-512 and AVX2 levels; strings that lie back to back in a data buffer, as writers lay them out, checked where they lie, many rows a call, with the same first-byte test as offsets; otherwise short strings copied after each other, each followed by a separator byte no sequence may contain, and the copy checked as one run, long ones in place | `views`, `view_scan`, `inline`, `gather` |
+//! | [`Views`] | the inline strings packed one after another, four or two views a step at the AVX-512 and AVX2 levels, and strings that lie back to back in a data buffer, as writers lay them out, checked where they lie, many rows a call, both with the same first-byte test as offsets; otherwise the inline views copied as they are (for UTF-8, a view's length and padding bytes may only come between sequences) and short strings after them, each followed by a separator byte no sequence may contain, the copy checked as one run, long ones in place | `views`, `view_scan`, `inline`, `gather` |
 //! | [`PlainPage`] | the same copying check, walking the length prefixes | `page`, `gather` |
 //!
 //! Which a ruleset allows is proved from its tables (`rule`): RFC 3629 and
 //! RFC 2279 allow the in-place check and inline views checked as they lie;
 //! CESU-8 (whose surrogate pair's second half starts with `ED`, as a
 //! sequence may) has its offsets copied; modified UTF-8 (which has no `00`
-//! to pad with) its views. A ruleset that allows neither (WTF-8, whose
+//! to pad with) its views, after [`Views::validated`]'s check in place. A ruleset that allows neither (WTF-8, whose
 //! input may also end after a lead surrogate) is checked a row at a time,
 //! with the same answers.
 //!

@@ -150,21 +150,48 @@ fn level_rank(level: Level) -> u8 {
 pub(crate) fn has_bmi2() -> bool {
     #[cfg(feature = "std")]
     {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        // 0 until detected; then 1 for no, 2 for yes.
-        static BMI2: AtomicU8 = AtomicU8::new(0);
-        match BMI2.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let detected = std::is_x86_feature_detected!("bmi2");
-                BMI2.store(1 + u8::from(detected), Ordering::Relaxed);
-                detected
-            }
-        }
+        static BMI2: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        detected_once(&BMI2, || std::is_x86_feature_detected!("bmi2"))
     }
     #[cfg(not(feature = "std"))]
     {
         cfg!(target_feature = "bmi2")
+    }
+}
+
+/// Whether the CPU has AVX-512 VBMI2 and POPCNT, for the views' byte
+/// compression (`column::view_scan`), on top of [`Level::Avx512`]
+/// (detected once with `std`, from the enabled target features without
+/// it).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+#[inline]
+pub(crate) fn has_vbmi2() -> bool {
+    #[cfg(feature = "std")]
+    {
+        static VBMI2: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        detected_once(&VBMI2, || {
+            std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("popcnt")
+        })
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "avx512vbmi2") && cfg!(target_feature = "popcnt")
+    }
+}
+
+/// `detect`'s answer, asked once and kept in `cell`: 0 until asked, then 1
+/// for no and 2 for yes.
+#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+#[inline]
+fn detected_once(cell: &core::sync::atomic::AtomicU8, detect: fn() -> bool) -> bool {
+    use core::sync::atomic::Ordering;
+    match cell.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => {
+            let detected = detect();
+            cell.store(1 + u8::from(detected), Ordering::Relaxed);
+            detected
+        }
     }
 }

@@ -115,6 +115,10 @@ pub const INLINED: &[(&str, &str)] = &[
         "AVX2's padding test, inlined into the views' loops",
     ),
     (
+        "view_scan::x86::kept_lanes",
+        "AVX2's spread of a pair's null bits, inlined into the views' loops",
+    ),
+    (
         "view_scan::x86::inline_lanes512",
         "AVX-512's test of which views are inline, inlined into the views' loops",
     ),

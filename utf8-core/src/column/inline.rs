@@ -1,28 +1,24 @@
 //! The check of a views column whose ruleset lets inline views be checked
-//! as they lie: the view of a string of at most 12 bytes is its length
-//! (a byte from `00` to `0C`, then three `00`), the string, and `00`
-//! padding, and where each of those bytes is a separator
-//! ([`super::rule`]), views one after another form a run that is valid
-//! exactly when each inline string is.
+//! in few calls. Each batch's first pass (`super::view_scan`) lists the
+//! views that point into a data buffer, with no branch on what a view
+//! holds, and collects the inline strings. Then, two ways:
 //!
-//! Each batch's first pass copies each view's 16 bytes, or 16 zeros for a
-//! view that is null or points into a data buffer, and lists the latter,
-//! with no branch on what a view holds (`super::view_scan`). Then, two ways:
-//!
-//! - **In place**, where the ruleset's first bytes mark boundaries (UTF-8):
-//!   the listed strings that lie back to back in one data buffer, in row
-//!   order, make a span, checked where it lies in one call (each span when
-//!   the next string does not continue it); each row's first byte, which
-//!   its view's prefix holds, is tested as the offsets check tests it
-//!   (`super::rule`). A span is the rows' strings and nothing else, so it
-//!   is valid exactly when each of them is. Where the strings lie in
-//!   another order (a span every few rows) or a test fails, the rest is
-//!   checked by copying, which names the row.
-//! - **By copying**: the listed strings after the views and a separator,
-//!   each followed by one, and a call checks the batch.
+//! - **In place**, where the ruleset's first bytes mark boundaries (UTF-8,
+//!   `super::rule`): the inline strings packed one after another, and
+//!   each run of listed strings that lie back to back in one data buffer,
+//!   in row order (a span), checked where it lies, each in one call. Each
+//!   row's first byte is tested as the offsets check tests it: packed
+//!   strings, or the rows of a span, are valid exactly when each row is
+//!   and each starts on a boundary. Where the strings lie in another order
+//!   (a span every few rows) or a test fails, the rest is checked by
+//!   copying, which names the row.
+//! - **By copying**, where the bytes from `00` to `0C` are separators
+//!   (`super::rule`): each inline view's 16 bytes as they lie (its length,
+//!   string and padding), then a separator and the listed strings, each
+//!   followed by one, and a call checks the batch.
 
 use super::nulls::holding64;
-use super::rule::RuleOf;
+use super::rule::{RowRule, RuleOf};
 use super::views::{Place, Views, check_in_buffer};
 use super::{Resume, Rows, per_row, view_scan};
 use crate::error::Utf8Error;
@@ -37,9 +33,12 @@ const STRINGS: usize = 4096;
 const WIDE: usize = 64;
 /// Strings longer than this are checked where they lie.
 const COPY_LIMIT: usize = 256;
-/// Views the check in place copies at a time (4 KiB of them): it copies
-/// no strings, and so has room for more.
+/// Views the check in place reads at a time (4 KiB of them): it copies
+/// only their inline strings, and so has room for more.
 const IN_PLACE_VIEWS: usize = 256;
+/// How far past a string in a data buffer the walk asks the CPU to
+/// fetch.
+const DATA_AHEAD: usize = 512;
 /// A span this long is checked at the end of its batch.
 const SPAN_BYTES: usize = 4096;
 /// More spans begun in one batch than this, and the rest of the column is
@@ -96,7 +95,7 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     let rule = const { RuleOf::<R>::RULE };
     let views = column.views();
     let nulls = column.nulls();
-    let mut bytes = [[0u8; 16]; IN_PLACE_VIEWS];
+    let mut text = [0u8; view_scan::packed_room(IN_PLACE_VIEWS)];
     let mut span: Option<Span> = None;
     let mut first = from;
     while first < views.len() {
@@ -106,16 +105,25 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         let doubt = span.map_or(first, |span| span.row);
         let mut starts_right = true;
         let mut spans_begun = 0;
-        for (c, (chunk, slots)) in batch
-            .chunks(view_scan::CHUNK)
-            .zip(bytes.chunks_mut(view_scan::CHUNK))
-            .enumerate()
-        {
+        let mut packed = 0;
+        for (c, chunk) in batch.chunks(view_scan::CHUNK).enumerate() {
             let chunk_first = first + c * view_scan::CHUNK;
             let keep = holding64(nulls, chunk_first);
-            let Some(mut long) =
-                first_pass::<B, CHECK_LAYOUT>(chunk, keep, slots, column.buffers())
-            else {
+            // The views a batch ahead, so that memory delivers them
+            // while this batch's strings are checked.
+            let ahead = views
+                .get(chunk_first + IN_PLACE_VIEWS..)
+                .unwrap_or_default();
+            view_scan::prefetch(&ahead[..ahead.len().min(view_scan::CHUNK)]);
+            let found = first_pass::<B, CHECK_LAYOUT>(
+                chunk,
+                keep,
+                &mut text,
+                &mut packed,
+                &rule,
+                column.buffers(),
+            );
+            let Some(mut long) = found else {
                 return Err(doubt);
             };
             while long != 0 {
@@ -128,13 +136,18 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 let len = view as u32 as usize;
                 let buffer = (view >> 64) as u32 as usize;
                 let start = (view >> 96) as u32 as usize;
+                // The strings that follow this one, read by the rows
+                // ahead, which memory delivers while they are reached.
+                if let Some(data) = column.buffers().get(buffer) {
+                    view_scan::prefetch_byte(data.as_ref(), start + DATA_AHEAD);
+                }
                 // The prefix, checked by `Views::new` or just above, is
                 // the string's first byte.
                 starts_right &= rule.starts_row((view >> 32) as u8);
                 match &mut span {
                     Some(span) if span.buffer == buffer && span.end == start => span.end += len,
                     _ => {
-                        // The batch's inline views are not checked yet:
+                        // The batch's inline strings are not checked yet:
                         // its rows are in doubt too.
                         if let Some(done) = span {
                             check_span::<R, B>(column, done).map_err(|row| row.min(first))?;
@@ -155,7 +168,7 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         if !starts_right || spans_begun > MAX_SPANS_A_BATCH {
             return Err(doubt);
         }
-        if R::validate(bytes[..batch.len()].as_flattened()).is_err() {
+        if R::validate(&text[..packed]).is_err() {
             return Err(doubt);
         }
         // A span checked once it is long enough that the call's fixed cost
@@ -173,31 +186,34 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     }
 }
 
-/// A chunk's first pass: its inline views copied to `slots`, and the bits
-/// of the kept views that point into a data buffer. With `CHECK_LAYOUT`,
-/// also the tests `Views::new` makes of each of the chunk's views but the
-/// kept ones that point into a buffer, which `in_place` tests as it walks
-/// them: `None` when a view is malformed.
+/// A chunk's first pass: its kept inline strings packed into `text` from
+/// `*packed`, and the bits of the kept views that point into a data
+/// buffer; `None` when a kept inline string starts with a byte that cannot
+/// start a row. With `CHECK_LAYOUT`, also the tests `Views::new` makes of
+/// each of the chunk's views but the kept ones that point into a buffer,
+/// which `in_place` tests as it walks them: `None` when a view is
+/// malformed.
 #[inline(always)]
 fn first_pass<B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     chunk: &[u128],
     keep: u64,
-    slots: &mut [[u8; 16]],
+    text: &mut [u8],
+    packed: &mut usize,
+    rule: &RowRule,
     buffers: &[B],
 ) -> Option<u64> {
-    if !CHECK_LAYOUT {
-        return Some(view_scan::copy_inline(chunk, keep, slots));
+    let found = view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, rule);
+    let mut doubt = found.bad_start | found.dirty;
+    if CHECK_LAYOUT {
+        // Null rows' views are checked too, as `Views::new` does.
+        let mut null_long = found.long & !keep;
+        while null_long != 0 {
+            let view = chunk[null_long.trailing_zeros() as usize];
+            null_long &= null_long - 1;
+            doubt |= check_in_buffer(view, buffers).is_err();
+        }
     }
-    let (long, dirty) = view_scan::copy_inline_and_layout(chunk, keep, slots);
-    // Null rows' views are checked too, as `Views::new` does.
-    let mut null_long = long & !keep;
-    let mut malformed = dirty;
-    while null_long != 0 {
-        let view = chunk[null_long.trailing_zeros() as usize];
-        null_long &= null_long - 1;
-        malformed |= check_in_buffer(view, buffers).is_err();
-    }
-    (!malformed).then_some(long & keep)
+    (!doubt).then_some(found.long & keep)
 }
 
 /// Checks a span's bytes where they lie; the error is its first row.

@@ -140,7 +140,8 @@ mod tests {
         // CESU-8's surrogate pair is one sequence whose second half starts
         // with ED, which may also start a sequence: offsets are copied.
         assert_eq!(facts(RuleOf::<Cesu8>::RULE), (false, Some(0x00), true));
-        // Modified UTF-8 has no 00: views are copied, with 01 after each.
+        // Modified UTF-8 has no 00: views are copied, with 01 after each
+        // (after `Views::validated`'s check in place, which packs them).
         assert_eq!(facts(RuleOf::<Mutf8>::RULE), (true, Some(0x01), false));
         // WTF-8 may also end after a lead surrogate: a row at a time.
         assert_eq!(facts(RuleOf::<Wtf8>::RULE), (false, None, false));

@@ -2,16 +2,30 @@
 //! views at a time without a branch on what a view holds: which views
 //! point into a data buffer (a bitmap, walked with one step per such
 //! view), whether any inline view has a byte other than `00` in its
-//! padding, and the copy of the inline views that the in-place check
-//! (`super::inline`) reads.
+//! padding, and the inline strings themselves, in one of two forms:
+//!
+//! - **copied views** ([`copy_inline`]): each inline view's 16 bytes, or
+//!   16 zeros for any other, for a check that reads views as they lie
+//!   (`super::inline`'s check by copying, which names a row by its place);
+//! - **packed strings** ([`pack_inline`]): the inline strings one after
+//!   another with nothing between them, for the in-place check. Inline
+//!   strings are short (a few bytes on average in text), so this is a
+//!   fraction of the bytes of the copied views for the vector check to
+//!   read. A string whose first byte cannot start a row is reported, since
+//!   packed strings are valid exactly when each is only where each starts
+//!   on a boundary (`super::rule`).
 //!
 //! A view's length is its low 32 bits; a string of at most
 //! [`MAX_INLINE`] bytes is inline. At the AVX2 and AVX-512 levels two views
 //! are one 32-byte register: the length spread over its 128-bit lane, one
 //! unsigned minimum and compare say whether the view is inline, one byte
-//! shuffle and compare mark its padding. A scalar loop does the same a
-//! view at a time elsewhere, and for a chunk's odd last view.
+//! shuffle and compare mark its padding. The packing stores each inline
+//! string (its view shifted down past the length) where the last one ended,
+//! the next store overwriting what lay past it; with AVX-512 VBMI2, one
+//! byte compression packs four views' strings for one store. A scalar loop
+//! does the same a view at a time elsewhere, and for a chunk's last views.
 
+use super::rule::RowRule;
 use super::views::MAX_INLINE;
 
 /// The most views one call takes: one bit each in a `u64`.
@@ -40,44 +54,115 @@ pub(crate) fn layout(views: &[u128]) -> (u64, bool) {
 /// most [`CHUNK`] views and `out` has 16 bytes for each.
 #[inline]
 pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
-    let (long, _) = copy::<false>(views, keep, out);
-    long & keep
-}
-
-/// [`copy_inline`] and [`layout`] in one pass over the views, for a check
-/// that reads each view from memory once: the bits of every view that
-/// points into a data buffer, kept or not (a null row's layout is checked
-/// too), and whether an inline view's padding holds a byte other than
-/// `00`.
-#[inline]
-pub(crate) fn copy_inline_and_layout(
-    views: &[u128],
-    keep: u64,
-    out: &mut [[u8; 16]],
-) -> (u64, bool) {
-    copy::<true>(views, keep, out)
-}
-
-/// The copy, with the padding test when `PADDING`: every view's bit that
-/// points into a data buffer, and whether a padding byte is dirty (always
-/// `false` without the test).
-#[inline]
-fn copy<const PADDING: bool>(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> (u64, bool) {
     debug_assert!(views.len() <= CHUNK);
     let out = &mut out[..views.len()];
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    match level() {
-        crate::cpu::Level::Avx512 => {
-            // SAFETY: the CPU has AVX-512 F and BW (the level says so),
-            // and `out` was cut to `views.len()` entries.
-            return unsafe { x86::copy_avx512::<PADDING>(views, keep, out) };
-        }
+    let long = match level() {
+        // SAFETY: the CPU has AVX-512 F and BW (the level says so), and
+        // `out` was cut to `views.len()` entries.
+        crate::cpu::Level::Avx512 => unsafe { x86::copy_avx512(views, keep, out) },
         // SAFETY: the CPU has AVX2 (the level says so), and `out` was cut
         // to `views.len()` entries.
-        crate::cpu::Level::Avx2 => return unsafe { x86::copy_avx2::<PADDING>(views, keep, out) },
-        _ => {}
+        crate::cpu::Level::Avx2 => unsafe { x86::copy_avx2(views, keep, out) },
+        _ => copy_scalar(views, keep, out, 0),
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    let long = copy_scalar(views, keep, out, 0);
+    long & keep
+}
+
+/// Asks the CPU to bring `views` into its cache, a 64-byte line at a
+/// time, ahead of the pass that reads them. Between a batch's first pass
+/// and the next batch's, the check reads only what is cached or what a
+/// span holds, so the hardware's own prefetch, which follows the loads it
+/// sees, stops short of the next batch's views.
+#[inline(always)]
+pub(crate) fn prefetch(views: &[u128]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in views.iter().step_by(64 / size_of::<u128>()) {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint that changes nothing the program
+        // sees, here of memory that `views` holds.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(line).cast()) };
     }
-    copy_scalar::<PADDING>(views, keep, out, 0)
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = views;
+}
+
+/// Asks the CPU to bring the 64-byte line that holds `data[at]` into its
+/// cache, where there is such a byte: for strings read one after another
+/// in a data buffer, what lies a little past the one being read.
+#[inline(always)]
+pub(crate) fn prefetch_byte(data: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(byte) = data.get(at) {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint that changes nothing the program
+        // sees, here of a byte that `data` holds.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(byte).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, at);
+}
+
+/// Room for the packed strings of `views` views: each at the longest an
+/// inline string is, and a store of a whole vector past the last.
+pub(crate) const fn packed_room(views: usize) -> usize {
+    views * MAX_INLINE + PACK_STORE
+}
+
+/// The widest store a packing makes, of which the bytes past the string
+/// are overwritten by the next or lie past the packed strings' end.
+const PACK_STORE: usize = 64;
+
+/// What [`pack_inline`] found in its views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packed {
+    /// The bits of the views that point into a data buffer, kept or not.
+    pub(crate) long: u64,
+    /// With the padding test, whether an inline view, kept or not, has a
+    /// byte other than `00` in its padding (always `false` without it).
+    pub(crate) dirty: bool,
+    /// Whether a kept inline string starts with a byte that cannot start
+    /// a row under `rule`.
+    pub(crate) bad_start: bool,
+}
+
+/// Writes the strings of the inline views whose bit in `keep` is set to
+/// `text` from `*at`, one after another, and moves `*at` past them; tests
+/// the padding of every inline view with `PADDING`. `views` holds at most
+/// [`CHUNK`] views, and `text` has at least
+/// [`packed_room`]`(views.len())` bytes from `*at`: what lies past the new
+/// `*at` is anything.
+#[inline]
+pub(crate) fn pack_inline<const PADDING: bool>(
+    views: &[u128],
+    keep: u64,
+    text: &mut [u8],
+    at: &mut usize,
+    rule: &RowRule,
+) -> Packed {
+    debug_assert!(views.len() <= CHUNK);
+    debug_assert!(text.len() >= *at + packed_room(views.len()));
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    if rule.utf8_tails {
+        match level() {
+            crate::cpu::Level::Avx512 if crate::cpu::has_vbmi2() => {
+                // SAFETY: the CPU has AVX-512 F, BW, VBMI2 and POPCNT
+                // (the level and `has_vbmi2` say so); the room asked of
+                // the caller is the room the kernel needs.
+                return unsafe { x86::pack_vbmi2::<PADDING>(views, keep, text, at) };
+            }
+            crate::cpu::Level::Avx512 | crate::cpu::Level::Avx2 => {
+                // SAFETY: the CPU has AVX2 (the level says so: AVX-512 is
+                // detected with it), and the room asked of the caller is
+                // the room the kernel needs.
+                return unsafe { x86::pack_avx2::<PADDING>(views, keep, text, at) };
+            }
+            _ => {}
+        }
+    }
+    pack_scalar::<PADDING>(views, keep, text, at, 0, |byte| rule.starts_row(byte))
 }
 
 /// At most AVX2 when set: the benchmarks' way to measure what a CPU
@@ -132,20 +217,14 @@ fn dirty_padding(view: u128) -> bool {
     is_inline(view) & (padding != 0)
 }
 
-/// [`copy`] a view at a time, for views numbered from `first` (their bits
-/// in `keep` and the result).
+/// [`copy_inline`] a view at a time, for views numbered from `first`
+/// (their bits in `keep` and the result), returning every view's bit that
+/// points into a data buffer.
 #[inline]
-fn copy_scalar<const PADDING: bool>(
-    views: &[u128],
-    keep: u64,
-    out: &mut [[u8; 16]],
-    first: usize,
-) -> (u64, bool) {
+fn copy_scalar(views: &[u128], keep: u64, out: &mut [[u8; 16]], first: usize) -> u64 {
     let mut long = 0;
-    let mut dirty = false;
     for (i, (&view, to)) in views.iter().zip(out).enumerate() {
         let inline = is_inline(view);
-        dirty |= PADDING && dirty_padding(view);
         let kept = keep >> (first + i) & 1 == 1;
         // A mask the compiler cannot see is all ones or all zeros: seeing
         // it, it loads the view's high half only for a kept view, which is
@@ -154,165 +233,44 @@ fn copy_scalar<const PADDING: bool>(
         *to = (view & mask).to_le_bytes();
         long |= u64::from(!inline) << (first + i);
     }
-    (long, dirty)
+    long
+}
+
+/// [`pack_inline`] a view at a time, for views numbered from `first`
+/// (their bits in `keep` and in the result's), with the row rule's test of
+/// a first byte.
+#[inline]
+fn pack_scalar<const PADDING: bool>(
+    views: &[u128],
+    keep: u64,
+    text: &mut [u8],
+    at: &mut usize,
+    first: usize,
+    starts_row: impl Fn(u8) -> bool,
+) -> Packed {
+    let mut found = Packed {
+        long: 0,
+        dirty: false,
+        bad_start: false,
+    };
+    for (i, &view) in views.iter().enumerate() {
+        let inline = is_inline(view);
+        found.dirty |= PADDING && dirty_padding(view);
+        found.long |= u64::from(!inline) << (first + i);
+        let kept = keep >> (first + i) & 1 == 1;
+        // Every view's bytes past its length are stored, and only a kept
+        // inline view's string is counted, so that no branch asks which.
+        let len = (view as u32 as usize) & usize::from(inline & kept).wrapping_neg();
+        let string = (view >> 32).to_le_bytes();
+        text[*at..*at + 16].copy_from_slice(&string);
+        found.bad_start |= len != 0 && !starts_row(string[0]);
+        *at += len;
+    }
+    found
 }
 
 #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
 mod x86;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::format;
-    use std::vec;
-    use std::vec::Vec;
-
-    /// A view of `len` bytes whose other 12 bytes are `rest`.
-    fn view(len: u32, rest: [u8; 12]) -> u128 {
-        let mut bytes = [0u8; 16];
-        bytes[..4].copy_from_slice(&len.to_le_bytes());
-        bytes[4..].copy_from_slice(&rest);
-        u128::from_le_bytes(bytes)
-    }
-
-    /// Views of every length class at every position of a chunk, with
-    /// every padding byte dirtied in turn.
-    fn sample() -> Vec<Vec<u128>> {
-        let mut columns = Vec::new();
-        let lens = [0u32, 1, 4, 11, 12, 13, 200, 0x8000_0000, 0x1_00, u32::MAX];
-        for count in [0usize, 1, 2, 3, 4, 5, 6, 7, 62, 63, 64] {
-            for shift in 0..lens.len() {
-                let column: Vec<u128> = (0..count)
-                    .map(|i| {
-                        let len = lens[(i + shift) % lens.len()];
-                        let mut rest = [0u8; 12];
-                        let used = (len as usize).min(12);
-                        rest[..used].fill(b'a' + (i % 26) as u8);
-                        if len > 12 {
-                            rest = [0xFF; 12];
-                        }
-                        view(len, rest)
-                    })
-                    .collect();
-                columns.push(column);
-            }
-        }
-        for len in 0..=12usize {
-            for dirty in len..12 {
-                let mut rest = [b'x'; 12];
-                rest[len..].fill(0);
-                rest[dirty] = 0x80;
-                let mut column = vec![view(len as u32, [0; 12]); 5];
-                column[dirty % 5] = view(len as u32, rest);
-                columns.push(column);
-            }
-        }
-        columns
-    }
-
-    type Layout = fn(&[u128]) -> (u64, bool);
-    /// A copy kernel, with the padding test (`true`) or without.
-    type Copy = fn(&[u128], u64, &mut [[u8; 16]], bool) -> (u64, bool);
-
-    /// Each kernel this CPU runs, with its name: the dispatched ones, and
-    /// every x86 level the CPU has, whichever the dispatch picks.
-    fn kernels() -> Vec<(&'static str, Layout, Copy)> {
-        // Only x86 adds kernels of its levels.
-        #[cfg_attr(
-            not(any(target_arch = "x86_64", target_arch = "x86")),
-            allow(unused_mut)
-        )]
-        let mut kernels: Vec<(&'static str, Layout, Copy)> =
-            vec![("dispatched", layout, |views, keep, out, padding| {
-                if padding {
-                    copy_inline_and_layout(views, keep, out)
-                } else {
-                    copy::<false>(views, keep, out)
-                }
-            })];
-        #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                kernels.push((
-                    "avx2",
-                    // SAFETY: the CPU has AVX2 (detected above).
-                    |views| unsafe { x86::layout_avx2(views) },
-                    // SAFETY: the CPU has AVX2; the tests' `out` has an
-                    // entry a view.
-                    |views, keep, out, padding| unsafe {
-                        if padding {
-                            x86::copy_avx2::<true>(views, keep, out)
-                        } else {
-                            x86::copy_avx2::<false>(views, keep, out)
-                        }
-                    },
-                ));
-            }
-            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-            {
-                kernels.push((
-                    "avx512",
-                    // SAFETY: the CPU has AVX-512 F and BW (detected above).
-                    |views| unsafe { x86::layout_avx512(views) },
-                    // SAFETY: the CPU has AVX-512 F and BW; the tests'
-                    // `out` has an entry a view.
-                    |views, keep, out, padding| unsafe {
-                        if padding {
-                            x86::copy_avx512::<true>(views, keep, out)
-                        } else {
-                            x86::copy_avx512::<false>(views, keep, out)
-                        }
-                    },
-                ));
-            }
-        }
-        kernels
-    }
-
-    #[test]
-    fn every_vector_scan_agrees_with_the_scalar_one_on_every_length_class_and_padding_byte() {
-        for (name, layout, _) in kernels() {
-            for column in sample() {
-                assert_eq!(
-                    layout(&column),
-                    layout_scalar(&column, 0),
-                    "{name} {column:x?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn every_vector_copy_agrees_with_the_scalar_one_for_every_keep_mask_and_finds_the_layout() {
-        for (name, _, copy) in kernels() {
-            for column in sample() {
-                for keep in [0u64, u64::MAX, 0x5555_5555_5555_5555, 0xF0F0, 1, 1 << 63] {
-                    for padding in [false, true] {
-                        let mut vector = vec![[0xEEu8; 16]; column.len()];
-                        let mut scalar = vec![[0xEEu8; 16]; column.len()];
-                        let got = copy(&column, keep, &mut vector, padding);
-                        let expected = if padding {
-                            copy_scalar::<true>(&column, keep, &mut scalar, 0)
-                        } else {
-                            copy_scalar::<false>(&column, keep, &mut scalar, 0)
-                        };
-                        let what = format!("{name} {column:x?} {keep:x} padding {padding}");
-                        assert_eq!((got, &vector), (expected, &scalar), "{what}");
-                        // The padding test is the layout scan's, over every
-                        // view, kept or not; without it nothing is dirty.
-                        let (long, dirty) = layout_scalar(&column, 0);
-                        assert_eq!(got, (long, dirty && padding), "{what}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_padded_inline_view_is_clean_and_a_long_one_is_listed() {
-        let views = [view(2, *b"hi\0\0\0\0\0\0\0\0\0\0"), view(13, [0xFF; 12])];
-        assert_eq!(layout(&views), (0b10, false));
-        let dirty = [view(2, *b"hi\0\0\0\0\0\0\0\0\0!")];
-        assert_eq!(layout(&dirty), (0, true));
-    }
-}
+mod tests;

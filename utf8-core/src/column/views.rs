@@ -89,9 +89,10 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
     /// [`with_nulls`](Views::with_nulls) (when `nulls` is given) and
     /// [`Column::validate`] answer together, the same error included.
     ///
-    /// Where the ruleset lets inline views be checked as they lie and the
-    /// strings in data buffers lie in row order (RFC 3629 or RFC 2279, and
-    /// columns as arrow-rs's builders and Parquet readers write them), each
+    /// Where the ruleset's first bytes mark a string's boundaries and the
+    /// strings in data buffers lie in row order (RFC 3629, RFC 2279 or
+    /// modified UTF-8, and columns as arrow-rs's builders and Parquet
+    /// readers write them), each
     /// view is read from memory once, its layout checked in the same pass
     /// as its string: a column of short strings is mostly views, and a
     /// separate pass over them costs about as much as the check. Otherwise,
@@ -115,10 +116,9 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
         nulls: Option<Nulls<'a>>,
     ) -> Result<Views<'a, B>, ColumnError> {
         let rule = const { RuleOf::<R>::RULE };
-        let one_pass = rule.separator.is_some()
-            && rule.inline_views_separate
-            && rule.first_byte_marks_boundary;
-        if one_pass && nulls.is_none_or(|nulls| nulls.check(views.len()).is_ok()) {
+        if rule.first_byte_marks_boundary
+            && nulls.is_none_or(|nulls| nulls.check(views.len()).is_ok())
+        {
             // Not yet a column: nothing is read through a view until
             // `in_place` has checked it, and the value escapes only once
             // every view has been.

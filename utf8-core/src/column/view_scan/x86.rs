@@ -6,7 +6,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::{copy_scalar, layout_scalar};
+use super::{Packed, copy_scalar, layout_scalar, pack_scalar};
 
 /// Whether each view of a pair is inline: a 32-bit lane of all ones in
 /// each of an inline view's four lanes, and the pair's two bits (first
@@ -67,26 +67,55 @@ pub(super) unsafe fn layout_avx2(views: &[u128]) -> (u64, bool) {
     (long | rest_long, dirty | rest_dirty)
 }
 
-/// [`super::copy`] two views a step.
+/// [`super::copy_inline`] two views a step, returning every view's bit
+/// that points into a data buffer.
 ///
 /// # Safety
 ///
 /// The CPU has AVX2; `out` has as many entries as `views`.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn copy_avx2<const PADDING: bool>(
-    views: &[u128],
-    keep: u64,
-    out: &mut [[u8; 16]],
-) -> (u64, bool) {
+pub(super) unsafe fn copy_avx2(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
     let (pairs, rest) = views.as_chunks::<2>();
     let (out_pairs, out_rest) = out.as_chunks_mut::<2>();
-    // A pair's two bits of `keep`, spread to the lanes of its views.
-    let select = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+    let mut inline_bits = 0u64;
+    for (j, (pair, to)) in pairs.iter().zip(out_pairs.iter_mut()).enumerate() {
+        // SAFETY: `pair` is 32 bytes, read unaligned.
+        let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+        let (inline, bits) = inline_lanes(pair);
+        inline_bits |= bits << (2 * j);
+        let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept_lanes(keep >> (2 * j))));
+        // SAFETY: `to` is 32 bytes, written unaligned.
+        unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), copy) };
+    }
+    let paired = 2 * pairs.len();
+    let long = !inline_bits & low_bits(paired);
+    long | copy_scalar(rest, keep, out_rest, paired)
+}
+
+/// [`super::pack_inline`] two views a step, for a ruleset whose bytes
+/// that cannot start a row are `80`–`BF`.
+///
+/// # Safety
+///
+/// The CPU has AVX2; `text` has [`super::packed_room`]`(views.len())`
+/// bytes from `*at`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn pack_avx2<const PADDING: bool>(
+    views: &[u128],
+    keep: u64,
+    text: &mut [u8],
+    at: &mut usize,
+) -> Packed {
+    let (pairs, rest) = views.as_chunks::<2>();
     // SAFETY: the CPU has AVX2, and so SSE2.
     let index = _mm256_broadcastsi128_si256(unsafe { lane_index() });
     let mut padding = _mm256_setzero_si256();
+    // The bytes of the copied views that cannot start a row, of which
+    // each string's first (byte 4 of its lane) is read at the end.
+    let mut tails = _mm256_setzero_si256();
     let mut inline_bits = 0u64;
-    for (j, (pair, to)) in pairs.iter().zip(out_pairs.iter_mut()).enumerate() {
+    let mut to = *at;
+    for (j, pair) in pairs.iter().enumerate() {
         // SAFETY: `pair` is 32 bytes, read unaligned.
         let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
         let (inline, bits) = inline_lanes(pair);
@@ -94,17 +123,44 @@ pub(super) unsafe fn copy_avx2<const PADDING: bool>(
         if PADDING {
             padding = _mm256_or_si256(padding, dirty_padding(pair, inline, index));
         }
-        let kept = _mm256_set1_epi32((keep >> (2 * j) & 3) as i32);
-        let kept = _mm256_cmpeq_epi32(_mm256_and_si256(kept, select), select);
-        let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept));
-        // SAFETY: `to` is 32 bytes, written unaligned.
-        unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), copy) };
+        // The kept inline views, the others zeros: length 0, and a first
+        // byte of `00`.
+        let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept_lanes(keep >> (2 * j))));
+        tails = _mm256_or_si256(tails, _mm256_cmpgt_epi8(_mm256_set1_epi8(-0x40), copy));
+        // Each view's string at the start of its lane.
+        let strings = _mm256_srli_si256::<4>(copy);
+        for (string, len) in [
+            (_mm256_castsi256_si128(strings), _mm256_cvtsi256_si32(copy)),
+            (
+                _mm256_extracti128_si256::<1>(strings),
+                _mm256_extract_epi32::<4>(copy),
+            ),
+        ] {
+            let store: &mut [u8; 16] = (&mut text[to..to + 16]).try_into().expect("16 bytes");
+            // SAFETY: `store` is 16 bytes, written unaligned.
+            unsafe { _mm_storeu_si128(store.as_mut_ptr().cast(), string) };
+            to += len as u32 as usize;
+        }
     }
+    *at = to;
     let paired = 2 * pairs.len();
-    let long = !inline_bits & low_bits(paired);
-    let dirty = _mm256_testz_si256(padding, padding) == 0;
-    let (rest_long, rest_dirty) = copy_scalar::<PADDING>(rest, keep, out_rest, paired);
-    (long | rest_long, dirty | rest_dirty)
+    let starts = (_mm256_movemask_epi8(tails) as u32) & (1 << 4 | 1 << 20);
+    let found = pack_scalar::<PADDING>(rest, keep, text, at, paired, |byte| (byte as i8) >= -0x40);
+    Packed {
+        long: !inline_bits & low_bits(paired) | found.long,
+        dirty: _mm256_testz_si256(padding, padding) == 0 || found.dirty,
+        bad_start: starts != 0 || found.bad_start,
+    }
+}
+
+/// A pair's two bits of `keep` (the low two), spread to the lanes of its
+/// views: all ones for a kept view's four 32-bit lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn kept_lanes(keep: u64) -> __m256i {
+    let select = _mm256_setr_epi32(1, 1, 1, 1, 2, 2, 2, 2);
+    let kept = _mm256_set1_epi32((keep & 3) as i32);
+    _mm256_cmpeq_epi32(_mm256_and_si256(kept, select), select)
 }
 
 /// The bits of a quad's views (first view at bit 0) from a mask with
@@ -190,31 +246,22 @@ pub(super) unsafe fn layout_avx512(views: &[u128]) -> (u64, bool) {
     (long | rest_long, dirty != 0 || rest_dirty)
 }
 
-/// [`super::copy`] four views a step.
+/// [`super::copy_inline`] four views a step, returning every view's bit
+/// that points into a data buffer.
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F and BW; `out` has as many entries as `views`.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn copy_avx512<const PADDING: bool>(
-    views: &[u128],
-    keep: u64,
-    out: &mut [[u8; 16]],
-) -> (u64, bool) {
+pub(super) unsafe fn copy_avx512(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u64 {
     let (quads, rest) = views.as_chunks::<4>();
     let (out_quads, out_rest) = out.as_chunks_mut::<4>();
-    // SAFETY: the CPU has AVX-512 F, and so SSE2.
-    let index = _mm512_broadcast_i32x4(unsafe { lane_index() });
-    let mut dirty = 0u64;
     let mut inline_bits = 0u64;
     for (j, (quad, to)) in quads.iter().zip(out_quads.iter_mut()).enumerate() {
         // SAFETY: `quad` is 64 bytes, read unaligned.
         let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
         let inline = inline_lanes512(quad);
         inline_bits |= view_bits(inline) << (4 * j);
-        if PADDING {
-            dirty |= dirty_padding512(quad, inline, index);
-        }
         let copied = inline & view_lanes(keep >> (4 * j));
         // SAFETY: `to` is 64 bytes, written unaligned.
         unsafe {
@@ -223,8 +270,71 @@ pub(super) unsafe fn copy_avx512<const PADDING: bool>(
     }
     let quadded = 4 * quads.len();
     let long = !inline_bits & low_bits(quadded);
-    let (rest_long, rest_dirty) = copy_scalar::<PADDING>(rest, keep, out_rest, quadded);
-    (long | rest_long, dirty != 0 || rest_dirty)
+    long | copy_scalar(rest, keep, out_rest, quadded)
+}
+
+/// Bytes 4 to 15 of each 128-bit lane: where a view's string may be.
+const STRING_BYTES: u64 = 0xFFF0_FFF0_FFF0_FFF0;
+/// Byte 4 of each 128-bit lane: a view's first string byte.
+const FIRST_BYTES: u64 = 0x0010_0010_0010_0010;
+
+/// [`super::pack_inline`] four views a step, one byte compression and one
+/// store for the four, for a ruleset whose bytes that cannot start a row
+/// are `80`–`BF`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI2 and POPCNT; `text` has
+/// [`super::packed_room`]`(views.len())` bytes from `*at`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+pub(super) unsafe fn pack_vbmi2<const PADDING: bool>(
+    views: &[u128],
+    keep: u64,
+    text: &mut [u8],
+    at: &mut usize,
+) -> Packed {
+    let (quads, rest) = views.as_chunks::<4>();
+    // SAFETY: the CPU has AVX-512 F, and so SSE2.
+    let index = _mm512_broadcast_i32x4(unsafe { lane_index() });
+    let mut dirty = 0u64;
+    let mut tails = 0u64;
+    let mut inline_bits = 0u64;
+    let mut to = *at;
+    for (j, quad) in quads.iter().enumerate() {
+        // SAFETY: `quad` is 64 bytes, read unaligned.
+        let quad = unsafe { _mm512_loadu_si512(quad.as_ptr().cast()) };
+        let inline = inline_lanes512(quad);
+        inline_bits |= view_bits(inline) << (4 * j);
+        if PADDING {
+            dirty |= dirty_padding512(quad, inline, index);
+        }
+        // The kept inline views, the others zeros: length 0, and a first
+        // byte of `00`.
+        let kept = _mm512_maskz_mov_epi32(inline & view_lanes(keep >> (4 * j)), quad);
+        tails |= _mm512_mask_cmplt_epi8_mask(FIRST_BYTES, kept, _mm512_set1_epi8(-0x40));
+        // Each lane's length byte in all its bytes; its string is bytes
+        // 4 to `len + 4`.
+        let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
+        let ends = _mm512_add_epi8(len, _mm512_set1_epi8(4));
+        let string = _mm512_mask_cmplt_epi8_mask(STRING_BYTES, index, ends);
+        let store: &mut [u8; 64] = (&mut text[to..to + 64]).try_into().expect("64 bytes");
+        // SAFETY: `store` is 64 bytes, written unaligned.
+        unsafe {
+            _mm512_storeu_si512(
+                store.as_mut_ptr().cast(),
+                _mm512_maskz_compress_epi8(string, kept),
+            )
+        };
+        to += string.count_ones() as usize;
+    }
+    *at = to;
+    let quadded = 4 * quads.len();
+    let found = pack_scalar::<PADDING>(rest, keep, text, at, quadded, |byte| (byte as i8) >= -0x40);
+    Packed {
+        long: !inline_bits & low_bits(quadded) | found.long,
+        dirty: dirty != 0 || found.dirty,
+        bad_start: tails != 0 || found.bad_start,
+    }
 }
 
 /// Each byte's place in its 128-bit lane: what a view's padding test
