@@ -103,8 +103,11 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         // Every row from the span's first, or this batch's, is in doubt
         // once a test fails.
         let doubt = span.map_or(first, |span| span.row);
-        let mut starts_right = true;
-        let mut spans_begun = 0;
+        let mut walk = Walk {
+            span,
+            starts_right: true,
+            spans_begun: 0,
+        };
         let mut packed = 0;
         for (c, chunk) in batch.chunks(view_scan::CHUNK).enumerate() {
             let chunk_first = first + c * view_scan::CHUNK;
@@ -123,49 +126,15 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 &rule,
                 column.buffers(),
             );
-            let Some(mut long) = found else {
+            let Some(long) = found else {
                 return Err(doubt);
             };
-            while long != 0 {
-                let row = chunk_first + long.trailing_zeros() as usize;
-                long &= long - 1;
-                let view = views[row];
-                if CHECK_LAYOUT && check_in_buffer(view, column.buffers()).is_err() {
-                    return Err(doubt);
-                }
-                let len = view as u32 as usize;
-                let buffer = (view >> 64) as u32 as usize;
-                let start = (view >> 96) as u32 as usize;
-                // The strings that follow this one, read by the rows
-                // ahead, which memory delivers while they are reached.
-                if let Some(data) = column.buffers().get(buffer) {
-                    view_scan::prefetch_byte(data.as_ref(), start + DATA_AHEAD);
-                }
-                // The prefix, checked by `Views::new` or just above, is
-                // the string's first byte.
-                starts_right &= rule.starts_row((view >> 32) as u8);
-                match &mut span {
-                    Some(span) if span.buffer == buffer && span.end == start => span.end += len,
-                    _ => {
-                        // The batch's inline strings are not checked yet:
-                        // its rows are in doubt too.
-                        if let Some(done) = span {
-                            check_span::<R, B>(column, done).map_err(|row| row.min(first))?;
-                        }
-                        span = Some(Span {
-                            row,
-                            buffer,
-                            start,
-                            end: start + len,
-                        });
-                        spans_begun += 1;
-                    }
-                }
-            }
+            walk_long::<R, B, CHECK_LAYOUT>(column, chunk_first, long, &mut walk, doubt, first)?;
         }
+        span = walk.span;
         // Strings laid out in another order than their rows' make a span
         // each, and a call each costs more than copying them.
-        if !starts_right || spans_begun > MAX_SPANS_A_BATCH {
+        if !walk.starts_right || walk.spans_begun > MAX_SPANS_A_BATCH {
             return Err(doubt);
         }
         if R::validate(&text[..packed]).is_err() {
@@ -184,6 +153,68 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         Some(span) => check_span::<R, B>(column, span),
         None => Ok(()),
     }
+}
+
+/// A batch's walk of its views that point into a data buffer: the span
+/// they extend, whether each string starts on a boundary, and how many
+/// spans the batch began.
+struct Walk {
+    span: Option<Span>,
+    starts_right: bool,
+    spans_begun: usize,
+}
+
+/// Walks a chunk's kept views that point into a data buffer (`long`, the
+/// chunk's first row at bit 0, numbered from `chunk_first`): each string
+/// extends the span or begins the next, the one before checked. `Err`
+/// holds the first row in doubt: `doubt` for a malformed view, else the
+/// failed span's first row or the batch's (`first`), whose inline strings
+/// are not checked yet.
+#[inline(always)]
+fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+    column: &Views<'_, B>,
+    chunk_first: usize,
+    mut long: u64,
+    walk: &mut Walk,
+    doubt: usize,
+    first: usize,
+) -> Result<(), usize> {
+    let rule = const { RuleOf::<R>::RULE };
+    while long != 0 {
+        let row = chunk_first + long.trailing_zeros() as usize;
+        long &= long - 1;
+        let view = column.views()[row];
+        if CHECK_LAYOUT && check_in_buffer(view, column.buffers()).is_err() {
+            return Err(doubt);
+        }
+        let len = view as u32 as usize;
+        let buffer = (view >> 64) as u32 as usize;
+        let start = (view >> 96) as u32 as usize;
+        // The strings that follow this one, read by the rows ahead, which
+        // memory delivers while they are reached.
+        if let Some(data) = column.buffers().get(buffer) {
+            view_scan::prefetch_byte(data.as_ref(), start + DATA_AHEAD);
+        }
+        // The prefix, checked by `Views::new` or just above, is the
+        // string's first byte.
+        walk.starts_right &= rule.starts_row((view >> 32) as u8);
+        match &mut walk.span {
+            Some(span) if span.buffer == buffer && span.end == start => span.end += len,
+            _ => {
+                if let Some(done) = walk.span {
+                    check_span::<R, B>(column, done).map_err(|row| row.min(first))?;
+                }
+                walk.span = Some(Span {
+                    row,
+                    buffer,
+                    start,
+                    end: start + len,
+                });
+                walk.spans_begun += 1;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A chunk's first pass: its kept inline strings packed into `text` from
