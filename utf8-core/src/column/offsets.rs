@@ -5,7 +5,7 @@ use super::error::{ColumnError, Layout};
 use super::first_bytes;
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
-use super::rule::RuleOf;
+use super::rule::{LOWEST_UTF8_START, RuleOf};
 use super::{Resume, Rows, per_row};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
@@ -326,7 +326,7 @@ fn first_misplaced_start<R: Ruleset, O: Offset>(
         // The lowest first byte, as a signed byte: a continuation byte
         // (`80`-`BF`) is below -64 (`C0`); a minimum costs no branch and
         // no table.
-        first_bytes::lowest(&tested[..inner], values) < -0x40
+        first_bytes::lowest(&tested[..inner], values) < LOWEST_UTF8_START
     } else {
         tested[..inner].iter().fold(false, |any, &offset| {
             any | !rule.starts_row(values[offset.index()])

@@ -98,11 +98,23 @@ impl RowRule {
     #[inline(always)]
     pub(crate) fn starts_row(&self, byte: u8) -> bool {
         if self.utf8_tails {
-            (byte as i8) >= -0x40
+            starts_utf8_row(byte)
         } else {
             self.starts_row[byte as usize]
         }
     }
+}
+
+/// The lowest byte, read as an `i8`, that may start a UTF-8 row: `80`–`BF`
+/// are -128 to -65, and every other byte is -64 (`C0`) or more, so one
+/// signed comparison, or a signed minimum over many bytes, tests for a
+/// continuation byte (the rule of a ruleset with `utf8_tails`).
+pub(crate) const LOWEST_UTF8_START: i8 = -0x40;
+
+/// [`RowRule::starts_row`] of a ruleset with `utf8_tails`.
+#[inline(always)]
+pub(crate) fn starts_utf8_row(byte: u8) -> bool {
+    byte as i8 >= LOWEST_UTF8_START
 }
 
 /// [`RowRule`] of `R`, as a constant.

@@ -7,6 +7,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{Packed, copy_scalar, layout_scalar, pack_scalar};
+use crate::column::rule::{LOWEST_UTF8_START, starts_utf8_row};
 
 /// Whether each view of a pair is inline: a 32-bit lane of all ones in
 /// each of an inline view's four lanes, and the pair's two bits (first
@@ -126,7 +127,10 @@ pub(super) unsafe fn pack_avx2<const PADDING: bool>(
         // The kept inline views, the others zeros: length 0, and a first
         // byte of `00`.
         let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept_lanes(keep >> (2 * j))));
-        tails = _mm256_or_si256(tails, _mm256_cmpgt_epi8(_mm256_set1_epi8(-0x40), copy));
+        tails = _mm256_or_si256(
+            tails,
+            _mm256_cmpgt_epi8(_mm256_set1_epi8(LOWEST_UTF8_START), copy),
+        );
         // Each view's string at the start of its lane.
         let strings = _mm256_srli_si256::<4>(copy);
         for (string, len) in [
@@ -145,7 +149,7 @@ pub(super) unsafe fn pack_avx2<const PADDING: bool>(
     *at = to;
     let paired = 2 * pairs.len();
     let starts = (_mm256_movemask_epi8(tails) as u32) & (1 << 4 | 1 << 20);
-    let found = pack_scalar::<PADDING>(rest, keep, text, at, paired, |byte| (byte as i8) >= -0x40);
+    let found = pack_scalar::<PADDING>(rest, keep, text, at, paired, starts_utf8_row);
     Packed {
         long: !inline_bits & low_bits(paired) | found.long,
         dirty: _mm256_testz_si256(padding, padding) == 0 || found.dirty,
@@ -311,7 +315,8 @@ pub(super) unsafe fn pack_vbmi2<const PADDING: bool>(
         // The kept inline views, the others zeros: length 0, and a first
         // byte of `00`.
         let kept = _mm512_maskz_mov_epi32(inline & view_lanes(keep >> (4 * j)), quad);
-        tails |= _mm512_mask_cmplt_epi8_mask(FIRST_BYTES, kept, _mm512_set1_epi8(-0x40));
+        tails |=
+            _mm512_mask_cmplt_epi8_mask(FIRST_BYTES, kept, _mm512_set1_epi8(LOWEST_UTF8_START));
         // Each lane's length byte in all its bytes; its string is bytes
         // 4 to `len + 4`.
         let len = _mm512_shuffle_epi8(kept, _mm512_setzero_si512());
@@ -329,7 +334,7 @@ pub(super) unsafe fn pack_vbmi2<const PADDING: bool>(
     }
     *at = to;
     let quadded = 4 * quads.len();
-    let found = pack_scalar::<PADDING>(rest, keep, text, at, quadded, |byte| (byte as i8) >= -0x40);
+    let found = pack_scalar::<PADDING>(rest, keep, text, at, quadded, starts_utf8_row);
     Packed {
         long: !inline_bits & low_bits(quadded) | found.long,
         dirty: dirty != 0 || found.dirty,
