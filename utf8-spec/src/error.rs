@@ -112,8 +112,9 @@ pub enum ErrorKind {
         /// The most levels allowed.
         limit: usize,
     },
-    /// The derivation would exceed a size limit (automaton states, or NFA size
-    /// from large repetition counts).
+    /// The derivation would exceed a size limit: automaton states, NFA size
+    /// from large repetition counts, or the subset construction's work (see
+    /// [`Limits`](crate::Limits)).
     TooLarge {
         /// What grew too large, in words.
         what: String,

@@ -87,13 +87,54 @@ pub struct Derivation {
     tables: Tables,
 }
 
+/// How large the stages of a derivation may grow before it is refused.
+///
+/// A spec is text a user writes, or a program generates, and a small one
+/// can ask for a great deal: a repetition count multiplies the NFA, and the
+/// subset construction's time and memory grow with its state count times
+/// the NFA states each of its states holds. These limits end such a
+/// derivation with [`ErrorKind::TooLarge`] instead. The defaults, which
+/// [`Derivation::new`] uses, are far above the rulesets that ship and the
+/// scalar sets of real formats; a tool that derives untrusted specs under a
+/// time budget (a fuzzer under a sanitizer, say) sets lower ones. The
+/// tables' own limit, [`tables::MAX_TABLE_STATES`], is not among them: it is
+/// the most states a byte can number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most NFA states ([`nfa::MAX_NFA_STATES`] by default).
+    pub nfa_states: usize,
+    /// The most states of the DFA before minimization
+    /// ([`dfa::MAX_DFA_STATES`] by default).
+    pub dfa_states: usize,
+    /// The most NFA states the subset construction's closures may gather,
+    /// summed over all of them ([`dfa::MAX_SUBSET_WORK`] by default).
+    pub subset_work: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nfa_states: nfa::MAX_NFA_STATES,
+            dfa_states: dfa::MAX_DFA_STATES,
+            subset_work: dfa::MAX_SUBSET_WORK,
+        }
+    }
+}
+
 impl Derivation {
-    /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`.
+    /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`,
+    /// within the default [`Limits`].
     pub fn new(abnf: &str, start_rule: &str) -> Result<Derivation, Error> {
+        Derivation::within(abnf, start_rule, Limits::default())
+    }
+
+    /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`,
+    /// refused where a stage would pass `limits`.
+    pub fn within(abnf: &str, start_rule: &str, limits: Limits) -> Result<Derivation, Error> {
         let grammar = Grammar::parse(abnf)?;
         let with_source = |e: Error| e.with_source(abnf);
-        let nfa = Nfa::new(&grammar, start_rule).map_err(with_source)?;
-        let dfa = Dfa::new(&nfa).map_err(with_source)?;
+        let nfa = Nfa::within(&grammar, start_rule, limits.nfa_states).map_err(with_source)?;
+        let dfa = Dfa::within(&nfa, limits.dfa_states, limits.subset_work).map_err(with_source)?;
         let minimal = MinimalDfa::within(&dfa, tables::MAX_TABLE_STATES).map_err(with_source)?;
         if !matches_a_nonempty_string(&minimal) {
             let rule = grammar.start_rule(start_rule)?;

@@ -5,6 +5,7 @@
 //! recursion, so expansion ends). `n*m x` becomes `n` copies of `x` followed by
 //! `m - n` optional copies, `n*x` becomes `n` copies and a loop.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::abnf::Element;
@@ -36,14 +37,41 @@ pub struct Nfa {
 }
 
 impl Nfa {
-    /// Builds the NFA of `grammar`'s rule `start_rule`.
+    /// Builds the NFA of `grammar`'s rule `start_rule`, of at most
+    /// [`MAX_NFA_STATES`] states.
     pub fn new(grammar: &Grammar, start_rule: &str) -> Result<Nfa, Error> {
-        let rule = grammar.start_rule(start_rule)?;
+        Nfa::within(grammar, start_rule, MAX_NFA_STATES)
+    }
+
+    /// Builds the NFA of `grammar`'s rule `start_rule` if it has at most
+    /// `max_states` states.
+    ///
+    /// The states are counted first, so that a count past the limit is
+    /// refused before it is allocated: building a million states one by one
+    /// takes a tenth of a second in a release build and twenty times that
+    /// under AddressSanitizer. A limit past what [`NfaStateId`] numbers is
+    /// taken as that.
+    pub fn within(grammar: &Grammar, start_rule: &str, max_states: usize) -> Result<Nfa, Error> {
+        let max_states =
+            usize::try_from(NfaStateId::MAX).map_or(max_states, |ids| max_states.min(ids));
+        let definition = grammar.start_rule(start_rule)?.definition();
+        let size = StateCount {
+            grammar,
+            of_rule: HashMap::new(),
+        }
+        .of(&definition);
+        if size > max_states {
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: "the NFA's state count (large repetition counts multiply it)".to_owned(),
+                limit: max_states,
+            }));
+        }
         let mut builder = Builder {
             grammar,
-            states: Vec::new(),
+            states: Vec::with_capacity(size),
         };
-        let (start, accept) = builder.fragment(&rule.definition())?;
+        let (start, accept) = builder.fragment(&definition);
+        debug_assert_eq!(builder.states.len(), size, "the count is the build's");
         Ok(Nfa {
             states: builder.states,
             start,
@@ -155,52 +183,95 @@ impl fmt::Debug for Nfa {
     }
 }
 
+/// The number of states [`Builder::fragment`] makes of an element, without
+/// making them: saturating, so that counts nested past `usize` stay past
+/// the limit, and once per rule, so that rules that each refer to the one
+/// before twice are counted in linear time rather than expanded.
+struct StateCount<'g> {
+    grammar: &'g Grammar,
+    of_rule: HashMap<&'g str, usize>,
+}
+
+impl<'g> StateCount<'g> {
+    fn of(&mut self, element: &Element) -> usize {
+        let sum = |counts: &mut Self, items: &[Element]| {
+            items
+                .iter()
+                .fold(0usize, |sum, item| sum.saturating_add(counts.of(item)))
+        };
+        match element {
+            Element::Range(_) => 2,
+            Element::Sequence(bytes) => 1 + 2 * bytes.len(),
+            Element::Literal { text, .. } => 1 + 2 * text.len(),
+            Element::Concatenation(items) => sum(self, items).saturating_add(1),
+            Element::Alternation(items) => sum(self, items).saturating_add(2),
+            Element::Group(inner) => self.of(inner),
+            Element::Optional(inner) => self.of(inner).saturating_add(2),
+            Element::Repetition { min, max, element } => {
+                let one = self.of(element);
+                let required = one.saturating_mul(*min as usize).saturating_add(1);
+                let rest = match max {
+                    None => one.saturating_add(1),
+                    Some(max) => one.saturating_add(2).saturating_mul((max - min) as usize),
+                };
+                required.saturating_add(rest)
+            }
+            Element::RuleRef { name, .. } => {
+                let rule = self
+                    .grammar
+                    .rule(name)
+                    .expect("the grammar checked every reference");
+                if let Some(&count) = self.of_rule.get(rule.name.as_str()) {
+                    return count;
+                }
+                let count = self.of(&rule.definition());
+                self.of_rule.insert(rule.name.as_str(), count);
+                count
+            }
+        }
+    }
+}
+
 struct Builder<'g> {
     grammar: &'g Grammar,
     states: Vec<NfaState>,
 }
 
 impl Builder<'_> {
-    fn state(&mut self) -> Result<NfaStateId, Error> {
-        if self.states.len() >= MAX_NFA_STATES {
-            return Err(Error::new(ErrorKind::TooLarge {
-                what: "the NFA's state count (large repetition counts multiply it)".to_owned(),
-                limit: MAX_NFA_STATES,
-            }));
-        }
+    fn state(&mut self) -> NfaStateId {
         self.states.push(NfaState::default());
-        Ok((self.states.len() - 1) as NfaStateId)
+        (self.states.len() - 1) as NfaStateId
     }
 
     fn epsilon(&mut self, from: NfaStateId, to: NfaStateId) {
         self.states[from as usize].epsilon.push(to);
     }
 
-    fn byte_step(&mut self, ranges: &[ByteRange]) -> Result<(NfaStateId, NfaStateId), Error> {
-        let (entry, exit) = (self.state()?, self.state()?);
+    fn byte_step(&mut self, ranges: &[ByteRange]) -> (NfaStateId, NfaStateId) {
+        let (entry, exit) = (self.state(), self.state());
         for &range in ranges {
             self.states[entry as usize].transitions.push((range, exit));
         }
-        Ok((entry, exit))
+        (entry, exit)
     }
 
     /// Chains fragments built by `parts` one after another.
     fn chain(
         &mut self,
         count: usize,
-        mut part: impl FnMut(&mut Self, usize) -> Result<(NfaStateId, NfaStateId), Error>,
-    ) -> Result<(NfaStateId, NfaStateId), Error> {
-        let entry = self.state()?;
+        mut part: impl FnMut(&mut Self, usize) -> (NfaStateId, NfaStateId),
+    ) -> (NfaStateId, NfaStateId) {
+        let entry = self.state();
         let mut exit = entry;
         for i in 0..count {
-            let (s, e) = part(self, i)?;
+            let (s, e) = part(self, i);
             self.epsilon(exit, s);
             exit = e;
         }
-        Ok((entry, exit))
+        (entry, exit)
     }
 
-    fn fragment(&mut self, element: &Element) -> Result<(NfaStateId, NfaStateId), Error> {
+    fn fragment(&mut self, element: &Element) -> (NfaStateId, NfaStateId) {
         match element {
             Element::Range(range) => self.byte_step(&[*range]),
             Element::Sequence(bytes) => self.chain(bytes.len(), |b, i| {
@@ -225,23 +296,23 @@ impl Builder<'_> {
             }
             Element::Concatenation(items) => self.chain(items.len(), |b, i| b.fragment(&items[i])),
             Element::Alternation(items) => {
-                let (entry, exit) = (self.state()?, self.state()?);
+                let (entry, exit) = (self.state(), self.state());
                 for item in items {
-                    let (s, e) = self.fragment(item)?;
+                    let (s, e) = self.fragment(item);
                     self.epsilon(entry, s);
                     self.epsilon(e, exit);
                 }
-                Ok((entry, exit))
+                (entry, exit)
             }
             Element::Group(inner) => self.fragment(inner),
             Element::Optional(inner) => self.optional(inner),
             Element::Repetition { min, max, element } => {
-                let (entry, mut exit) = self.chain(*min as usize, |b, _| b.fragment(element))?;
+                let (entry, mut exit) = self.chain(*min as usize, |b, _| b.fragment(element));
                 match max {
                     None => {
-                        let (s, e) = self.fragment(element)?;
+                        let (s, e) = self.fragment(element);
                         // The loop: read `element` any number of times, then leave.
-                        let hub = self.state()?;
+                        let hub = self.state();
                         self.epsilon(exit, hub);
                         self.epsilon(hub, s);
                         self.epsilon(e, hub);
@@ -249,13 +320,13 @@ impl Builder<'_> {
                     }
                     Some(max) => {
                         for _ in *min..*max {
-                            let (s, e) = self.optional(element)?;
+                            let (s, e) = self.optional(element);
                             self.epsilon(exit, s);
                             exit = e;
                         }
                     }
                 }
-                Ok((entry, exit))
+                (entry, exit)
             }
             Element::RuleRef { name, .. } => {
                 let rule = self
@@ -267,12 +338,12 @@ impl Builder<'_> {
         }
     }
 
-    fn optional(&mut self, inner: &Element) -> Result<(NfaStateId, NfaStateId), Error> {
-        let (s, e) = self.fragment(inner)?;
-        let (entry, exit) = (self.state()?, self.state()?);
+    fn optional(&mut self, inner: &Element) -> (NfaStateId, NfaStateId) {
+        let (s, e) = self.fragment(inner);
+        let (entry, exit) = (self.state(), self.state());
         self.epsilon(entry, s);
         self.epsilon(entry, exit);
         self.epsilon(e, exit);
-        Ok((entry, exit))
+        (entry, exit)
     }
 }

@@ -1,11 +1,16 @@
 //! Counts at their limits: 255, 256 and 257 states, 255 and 256 byte
 //! classes, through the tables and every rendering and emitter. State and
 //! class ids are bytes, so 256 of them is where a count stops fitting in one.
+//! Then the limits that bound a derivation's time and memory before its
+//! tables: NFA states, DFA states and the subset construction's work, each
+//! at its limit and one past it.
 
+use utf8_spec::dfa::MAX_SUBSET_WORK;
 use utf8_spec::explain::{Emit, Format, Stage, StageFormat, emit, render, render_stage};
 use utf8_spec::grammar::MAX_DEPTH;
+use utf8_spec::nfa::MAX_NFA_STATES;
 use utf8_spec::tables::MAX_TABLE_STATES;
-use utf8_spec::{Derivation, ErrorKind};
+use utf8_spec::{Derivation, ErrorKind, Grammar, Limits, Nfa};
 
 /// `a = n%x41`: the strings of exactly `n` `A`s, whose minimal automaton
 /// counts the `A`s read so far (`n + 1` states) and has a dead state.
@@ -243,4 +248,118 @@ fn an_empty_quoted_string_matches_the_empty_string() {
     assert!(derivation.tables().accepts(b""));
     assert!(derivation.tables().accepts(b"x"));
     assert!(!derivation.tables().accepts(b"xx"));
+}
+
+/// One grammar of each shape the NFA's construction knows, and of their
+/// nestings: each NFA's state count, counted before it is built, is the
+/// limit that lets it be built and one more than the limit that refuses it.
+#[test]
+fn the_nfa_is_refused_one_state_past_its_limit_and_not_at_it() {
+    let grammars = [
+        "a = %x41\n",
+        "a = %x41.42.43\n",
+        "a = \"Abc\" / %s\"Abc\"\n",
+        "a = b b / [b] c\nb = 2*3( %x41-5A )\nc = *b\n",
+        "a = 3( [\"a\"] ) 5( *\"b\" ) 2*( \"c\" / %x80-BF ) *4\"d\"\n",
+        "a = ( ( %x41 ) ) 0*0%x42 1*1%x43\n",
+        utf8_spec::rulesets::RFC3629.abnf,
+    ];
+    for text in grammars {
+        let grammar = Grammar::parse(text).unwrap();
+        let start = grammar.rules()[0].name.clone();
+        let states = Nfa::new(&grammar, &start).unwrap().states().len();
+        assert!(Nfa::within(&grammar, &start, states).is_ok(), "{text}");
+        let error = Nfa::within(&grammar, &start, states - 1).unwrap_err();
+        assert!(
+            matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == states - 1),
+            "{text}: {error}"
+        );
+    }
+}
+
+/// The input the derivation fuzz target timed out on under AddressSanitizer:
+/// 993,333 copies of two bytes, five million states.
+#[test]
+fn a_repetition_count_past_the_nfa_limit_is_refused() {
+    let error = Derivation::new("xt=993333%x41.3;\t", "xt").unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == MAX_NFA_STATES),
+        "{error}"
+    );
+}
+
+/// Sixty rules, each the one before twice: an NFA of 2^60 states, counted
+/// once a rule rather than expanded, and counts past `usize` saturate.
+#[test]
+fn rules_that_double_and_counts_past_usize_are_refused_without_expanding_them() {
+    let mut text = String::from("r0 = \"a\"\n");
+    for rule in 1..=60 {
+        text.push_str(&format!("r{rule} = r{0} r{0}\n", rule - 1));
+    }
+    text.push_str("r61 = 4294967295( 4294967295( 4294967295( r60 ) ) )\n");
+    for start in ["r60", "r61"] {
+        let error = Derivation::new(&text, start).unwrap_err();
+        assert!(
+            matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == MAX_NFA_STATES),
+            "{start}: {error}"
+        );
+    }
+}
+
+/// A thousand DFA states of some 80,000 NFA states each: twelve seconds of
+/// subset construction in a release build before the work was bounded, and
+/// a thousand sets of 80,000 four-byte ids, 320 MB.
+#[test]
+fn a_subset_construction_that_gathers_too_much_is_refused_at_its_work_limit() {
+    let text = "a = 1000( [\"a\"] ) 20000( *\"b\" )\n";
+    let limits = Limits::default();
+    let error = Derivation::within(text, "a", limits).unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == limits.subset_work),
+        "{error}"
+    );
+    let error = Derivation::new(text, "a").unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::TooLarge { limit, .. } if *limit == MAX_SUBSET_WORK),
+        "{error}"
+    );
+}
+
+#[test]
+fn lower_limits_refuse_what_the_defaults_derive() {
+    let rfc = utf8_spec::rulesets::RFC3629;
+    let derivation = Derivation::new(rfc.abnf, rfc.start).unwrap();
+    let nfa = derivation.nfa().states().len();
+    let dfa = derivation.dfa().state_count();
+    let tight = Limits {
+        nfa_states: nfa,
+        dfa_states: dfa,
+        ..Limits::default()
+    };
+    assert_eq!(
+        Derivation::within(rfc.abnf, rfc.start, tight)
+            .unwrap()
+            .tables(),
+        derivation.tables()
+    );
+    for limits in [
+        Limits {
+            nfa_states: nfa - 1,
+            ..tight
+        },
+        Limits {
+            dfa_states: dfa - 1,
+            ..tight
+        },
+        Limits {
+            subset_work: 0,
+            ..tight
+        },
+    ] {
+        let error = Derivation::within(rfc.abnf, rfc.start, limits).unwrap_err();
+        assert!(
+            matches!(error.kind(), ErrorKind::TooLarge { .. }),
+            "{error}"
+        );
+    }
 }
