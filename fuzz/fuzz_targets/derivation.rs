@@ -30,11 +30,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use utf8_spec::explain::{self, Emit, Format, Stage, StageFormat};
-use utf8_spec::{Derivation, Grammar, MinimalDfa, Nfa};
+use utf8_spec::{Derivation, Grammar, Limits, MinimalDfa, Nfa};
 
 /// Bounds the NFA walk's work (states visited, summed over every byte of
 /// every probe): it steps through every state of the set a byte, and a
-/// grammar's NFA may have up to a million states, so without a bound the
+/// grammar's NFA may have up to 50,000 states (`LIMITS`), so without a bound the
 /// walk itself, not the library, would pass the time limit.
 const WALK_BUDGET: usize = 1 << 21;
 
@@ -45,6 +45,21 @@ const WALK_BUDGET: usize = 1 << 21;
 /// never overflow here; 2 MiB overflows at about 1,600 levels, which a
 /// program that derives a spec on a thread of its own may meet.
 const STACK: usize = 2 << 20;
+
+/// The derivation's limits here: a twentieth of the defaults' NFA states,
+/// an eighth of their DFA states, a 256th of their subset work. At the
+/// defaults a grammar can ask for work that takes a tenth of a second or
+/// more to refuse in a release build, which the instrumented build takes 20
+/// to 50 times as long over, past the second an input has (993,333 copies
+/// of `%x41.3` did, before the NFA was counted ahead of its construction).
+/// At these, the slowest inputs tried (a chain at the NFA limit, a subset
+/// construction at its work limit) take under 0.3 s there. The defaults'
+/// edges are tested in `utf8-spec/tests/limits.rs`.
+const LIMITS: Limits = Limits {
+    nfa_states: 50_000,
+    dfa_states: 2_048,
+    subset_work: 1 << 16,
+};
 
 /// The most DFA states of a grammar whose report and stages are rendered
 /// (see `explain`).
@@ -90,7 +105,7 @@ fn check(data: &[u8]) {
         Some(rule) => rule.name.as_str(),
         None => "no-such-rule",
     };
-    let derivation = match Derivation::new(abnf, start) {
+    let derivation = match Derivation::within(abnf, start, LIMITS) {
         Ok(derivation) => derivation,
         Err(error) => {
             let _ = format!("{error} {error:?}");
