@@ -8,8 +8,9 @@
 //!
 //! The library is the command itself, for the `utf8` binary (`src/main.rs`)
 //! to run, and its clap definition, [`command`], for `cargo xtask codegen` to
-//! write the shell completions and man pages from: nothing else of it is
-//! public.
+//! write the shell completions and man pages from, and the Parquet reading
+//! path of `check`, `check_parquet_for_fuzzing`, for the fuzz target:
+//! nothing else of it is public.
 
 mod check;
 mod derive;
@@ -31,6 +32,9 @@ mod tables;
 mod walk;
 
 use std::process::ExitCode;
+
+#[doc(hidden)]
+pub use check::check_for_fuzzing as check_parquet_for_fuzzing;
 
 use clap::{CommandFactory as _, Parser, Subcommand};
 

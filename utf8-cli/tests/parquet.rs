@@ -84,11 +84,21 @@ struct Reported {
     len: Option<u64>,
 }
 
-/// What `core::str::from_utf8` finds wrong with `value`, if anything.
-fn reference(value: &[u8]) -> Option<(u64, Option<u64>)> {
-    std::str::from_utf8(value)
-        .err()
-        .map(|e| (e.valid_up_to() as u64, e.error_len().map(|len| len as u64)))
+/// What `core::str::from_utf8` finds wrong with `value`: each invalid
+/// part, the check taken up again after it as lossy decoding does (what
+/// `--all` reports), as an offset and a length (`None`: cut at the end).
+fn reference(value: &[u8]) -> Vec<(u64, Option<u64>)> {
+    let mut errors = Vec::new();
+    let mut resumed_at = 0;
+    while let Err(e) = std::str::from_utf8(&value[resumed_at..]) {
+        let offset = resumed_at + e.valid_up_to();
+        errors.push((offset as u64, e.error_len().map(|len| len as u64)));
+        match e.error_len() {
+            Some(len) => resumed_at = offset + len,
+            None => break,
+        }
+    }
+    errors
 }
 
 /// The flat columns' reports, in the order the command gives them.
@@ -96,7 +106,7 @@ fn expected_flat(columns: &[&Column]) -> Vec<Reported> {
     let mut expected = Vec::new();
     for (leaf, column) in columns.iter().enumerate() {
         for (row, value) in column.rows.iter().enumerate() {
-            if let Some((offset, len)) = value.as_deref().and_then(reference) {
+            for (offset, len) in value.as_deref().map(reference).unwrap_or_default() {
                 expected.push(Reported {
                     row: row as u64,
                     leaf,
@@ -175,7 +185,7 @@ fn check_json_on_threads(threads: Option<usize>, args: &[&str]) -> (Vec<Reported
                 row: json["row"].as_u64().expect("a row"),
                 leaf: 0,
                 element: json["element"].as_u64(),
-                column: json["column"].as_str().expect("a column").to_owned(),
+                column: json["column_path"].as_str().expect("a column").to_owned(),
                 offset: json["offset"].as_u64().expect("an offset"),
                 len: json["len"].as_u64(),
             }
@@ -407,7 +417,7 @@ fn a_bad_element_of_a_list_of_strings_is_reported_at_its_row_and_place_in_the_li
     let mut expected = Vec::new();
     for (row, list) in lists.iter().enumerate() {
         for (element, value) in list.iter().flatten().enumerate() {
-            if let Some((offset, len)) = value.as_deref().and_then(reference) {
+            for (offset, len) in value.as_deref().map(reference).unwrap_or_default() {
                 expected.push(Reported {
                     row: row as u64,
                     leaf: 0,
@@ -451,16 +461,20 @@ fn row_groups_checked_on_any_number_of_threads_are_reported_in_the_files_order()
             .rows
             .iter()
             .enumerate()
-            .filter_map(|(row, value)| {
-                let (offset, len) = reference(value.as_deref()?)?;
-                Some(Reported {
-                    row: row as u64,
-                    leaf: 0,
-                    element: None,
-                    column: "s".to_owned(),
-                    offset,
-                    len,
-                })
+            .flat_map(|(row, value)| {
+                value
+                    .as_deref()
+                    .map(reference)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(move |(offset, len)| Reported {
+                        row: row as u64,
+                        leaf: 0,
+                        element: None,
+                        column: "s".to_owned(),
+                        offset,
+                        len,
+                    })
             })
             .collect();
         let status = if expected.is_empty() { 0 } else { 1 };

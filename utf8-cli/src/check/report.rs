@@ -71,12 +71,11 @@ impl<W: Write> Report<'_, W> {
         value: &BadValue,
     ) -> Result<(), Stop> {
         self.progress.clear();
-        let error = value.error;
-        let start = error.valid_up_to();
-        let incomplete = error.error_len().is_none();
-        let end = start + error.error_len().unwrap_or(value.bytes.len() - start);
+        let start = value.offset;
+        let incomplete = value.error_len.is_none();
+        let end = start + value.error_len.unwrap_or(value.bytes.len() - start);
         let explainer = self.explainer()?;
-        let before = explainer.state_after(None, &value.bytes[..start]);
+        let before = explainer.state_after(None, &value.bytes[value.resumed_at..start]);
         let explanation = explainer.explain_in(
             "value",
             before,
@@ -101,12 +100,12 @@ impl<W: Write> Report<'_, W> {
             OutputFormat::Json => serde_json::json!({
                 "path": name.json,
                 "ruleset": self.ruleset,
-                "column": column,
+                "column_path": column,
                 "row": value.row,
                 "element": value.element,
                 "row_group": row_group,
                 "offset": start,
-                "len": error.error_len(),
+                "len": value.error_len,
                 "bytes": hex_packed(&explanation.shown),
                 "expected": explanation.expected,
                 "message": explanation.message,

@@ -11,12 +11,10 @@
 //! once.
 
 use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema};
-use bytes::Bytes;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
@@ -26,89 +24,16 @@ use parquet::basic::{ConvertedType, Encoding, LogicalType, Type as PhysicalType}
 use parquet::file::metadata::{
     ColumnChunkMetaData, FileMetaData, ParquetMetaData, ParquetMetaDataReader,
 };
-use parquet::file::reader::{ChunkReader, Length};
+use parquet::file::reader::ChunkReader;
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
+
+use super::footer::{check_footer, chunk_range};
+use super::pages::check_pages;
+use super::reader::{Positional, RowGroupBytes, read_at};
 
 /// How many rows a batch holds: the memory a row group's check holds at
 /// once is a batch of each checked column, not the row group.
 const BATCH_ROWS: usize = 1024;
-
-/// A file read at positions (`pread`), so that the readers of several row
-/// groups share it without sharing a file offset, as clones of a `File` do.
-#[derive(Clone)]
-pub struct Positional {
-    file: Arc<File>,
-    len: u64,
-}
-
-impl Positional {
-    pub fn new(file: File) -> std::io::Result<Positional> {
-        let len = file.metadata()?.len();
-        Ok(Positional {
-            file: Arc::new(file),
-            len,
-        })
-    }
-}
-
-impl Length for Positional {
-    fn len(&self) -> u64 {
-        self.len
-    }
-}
-
-/// A [`Read`] from a position of a [`Positional`] file on.
-pub struct ReadAt {
-    file: Arc<File>,
-    at: u64,
-}
-
-impl Read for ReadAt {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        let read = read_at(&self.file, buffer, self.at)?;
-        self.at += read as u64;
-        Ok(read)
-    }
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buffer, at)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(file, buffer, at)
-}
-
-impl ChunkReader for Positional {
-    type T = ReadAt;
-
-    fn get_read(&self, start: u64) -> parquet::errors::Result<ReadAt> {
-        Ok(ReadAt {
-            file: Arc::clone(&self.file),
-            at: start,
-        })
-    }
-
-    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
-        let mut bytes = vec![0; length];
-        let mut filled = 0;
-        while filled < length {
-            match read_at(&self.file, &mut bytes[filled..], start + filled as u64)? {
-                0 => {
-                    return Err(parquet::errors::ParquetError::EOF(format!(
-                        "the file ends at {} bytes, inside a range that its footer places at {start}..{}",
-                        start + filled as u64,
-                        start + length as u64
-                    )));
-                }
-                read => filled += read,
-            }
-        }
-        Ok(Bytes::from(bytes))
-    }
-}
 
 /// Whether the file at `path` starts and ends with Parquet's magic bytes.
 /// Both, so that a text file that happens to begin with `PAR1` is text.
@@ -149,17 +74,22 @@ pub struct ParquetFile {
     projection: ProjectionMask,
     /// The checked leaves, in the order the reader's batches hold them.
     pub leaves: Vec<Leaf>,
+    /// Their indices among the schema's leaves.
+    leaf_indices: Vec<usize>,
     /// Each row group's first row, counted from the file's start, and one
     /// past the last group's last row.
     pub row_group_starts: Vec<u64>,
+    /// By row group, each checked leaf's column chunk: where its bytes lie.
+    chunks: Vec<Vec<(u64, u64)>>,
 }
 
 impl ParquetFile {
     /// Reads the footer of `file` and chooses its byte array columns
-    /// (annotated as text only, if `strings_only`). The error is the
-    /// parquet crate's message.
+    /// (annotated as text only, if `strings_only`). The error says what in
+    /// the footer is wrong, or is the parquet crate's message.
     pub fn open(file: File, strings_only: bool) -> Result<ParquetFile, String> {
         let reader = Positional::new(file).map_err(|e| e.to_string())?;
+        let footer_start = check_footer(&reader)?;
         let metadata = ParquetMetaDataReader::new()
             .parse_and_finish(&reader)
             .map_err(|e| e.to_string())?;
@@ -184,21 +114,36 @@ impl ParquetFile {
                 .all(|group| all_dictionary_encoded(group.column(index)));
         }
         let mut row_group_starts = vec![0u64];
-        for group in metadata.row_groups() {
+        let mut chunks = Vec::with_capacity(metadata.num_row_groups());
+        for (index, group) in metadata.row_groups().iter().enumerate() {
             let rows = u64::try_from(group.num_rows())
-                .map_err(|_| format!("a row group of {} rows", group.num_rows()))?;
-            row_group_starts.push(row_group_starts[row_group_starts.len() - 1] + rows);
+                .map_err(|_| format!("row group {index}: {} rows", group.num_rows()))?;
+            row_group_starts
+                .push(row_group_starts[row_group_starts.len() - 1].saturating_add(rows));
+            let ranges = leaf_indices
+                .iter()
+                .zip(&leaves)
+                .map(|(&leaf, Leaf { path })| {
+                    chunk_range(group.column(leaf), footer_start)
+                        .map_err(|e| format!("row group {index}, column {path}: {e}"))
+                })
+                .collect::<Result<_, _>>()?;
+            chunks.push(ranges);
         }
         let bytes_as_binary = Arc::new(unannotated(&metadata));
-        let projection =
-            ProjectionMask::leaves(bytes_as_binary.file_metadata().schema_descr(), leaf_indices);
+        let projection = ProjectionMask::leaves(
+            bytes_as_binary.file_metadata().schema_descr(),
+            leaf_indices.iter().copied(),
+        );
         let metadata = reader_metadata(bytes_as_binary, &dictionary_encoded)?;
         Ok(ParquetFile {
             reader,
             metadata,
             projection,
             leaves,
+            leaf_indices,
             row_group_starts,
+            chunks,
         })
     }
 
@@ -207,17 +152,38 @@ impl ParquetFile {
         self.row_group_starts.len() - 1
     }
 
-    /// A reader of the checked columns of row group `group`, a batch at a time.
+    /// A reader of the checked columns of row group `group`, a batch at a
+    /// time: their chunks read whole and their pages walked first, so that
+    /// the memory it holds is bounded by the chunks' own size.
     pub fn row_group(&self, group: usize) -> Result<ParquetRecordBatchReader, String> {
-        ParquetRecordBatchReaderBuilder::new_with_metadata(
-            self.reader.clone(),
-            self.metadata.clone(),
-        )
-        .with_row_groups(vec![group])
-        .with_projection(self.projection.clone())
-        .with_batch_size(BATCH_ROWS)
-        .build()
-        .map_err(|e| e.to_string())
+        let metadata = self.metadata.metadata().row_group(group);
+        let mut chunks = Vec::with_capacity(self.leaves.len());
+        for ((&(start, len), leaf), &index) in self.chunks[group]
+            .iter()
+            .zip(&self.leaves)
+            .zip(&self.leaf_indices)
+        {
+            let chunk = metadata.column(index);
+            let bytes = usize::try_from(len)
+                .map_err(|_| format!("column {}: a chunk of {len} bytes", leaf.path))
+                .and_then(|len| self.reader.get_bytes(start, len).map_err(|e| e.to_string()))
+                .and_then(|bytes| {
+                    check_pages(&bytes, chunk.compression(), chunk.num_values())?;
+                    Ok(bytes)
+                })
+                .map_err(|e| format!("column {}: {e}", leaf.path))?;
+            chunks.push((start, bytes));
+        }
+        let held = RowGroupBytes {
+            file: self.reader.clone(),
+            chunks,
+        };
+        ParquetRecordBatchReaderBuilder::new_with_metadata(held, self.metadata.clone())
+            .with_row_groups(vec![group])
+            .with_projection(self.projection.clone())
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(|e| e.to_string())
     }
 }
 

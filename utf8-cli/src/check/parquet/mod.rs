@@ -15,8 +15,13 @@
 //! reported wait for their turn, the first of each only when `--all` is
 //! not given.
 
+mod contain;
 mod file;
+mod footer;
 mod in_order;
+mod pages;
+mod reader;
+mod thrift;
 mod values;
 
 use std::fs::File;
@@ -32,6 +37,7 @@ use super::report::{Report, Stop};
 use crate::input::Source;
 use crate::name::Name;
 use crate::stream::Halt;
+use contain::contained;
 use file::ParquetFile;
 use file::has_parquet_magic;
 use in_order::in_order;
@@ -87,7 +93,10 @@ pub fn check_parquet<R: Ruleset, W: Write>(
     let opened = open(source)
         .and_then(|file| {
             let len = file.metadata().map_err(|e| e.to_string())?.len();
-            Ok((ParquetFile::open(file, wanted.strings_only)?, len))
+            Ok((
+                contained(|| ParquetFile::open(file, wanted.strings_only))?,
+                len,
+            ))
         })
         .map_err(cannot);
     let (parquet, len) = match opened {
@@ -100,7 +109,7 @@ pub fn check_parquet<R: Ruleset, W: Write>(
     in_order(
         parquet.row_groups(),
         rayon::current_num_threads(),
-        |group| bad_values_of_row_group::<R>(&parquet, group, all),
+        |group| contained(|| bad_values_of_row_group::<R>(&parquet, group, all)),
         |bad| bad.as_ref().map_or(true, |bad| !bad.is_empty() && !all),
         |group, bad| {
             let bad = match bad {
@@ -133,24 +142,47 @@ pub fn check_parquet<R: Ruleset, W: Write>(
     }
 }
 
-/// The file behind `source`; standard input copied to a temporary file,
-/// which is deleted when closed.
+/// The Parquet reading path of `check --all` on `file`, under RFC 3629: how
+/// many bad values it holds, or why it cannot be read. For the fuzz target,
+/// which holds it to never crashing, hanging or running out of memory.
+pub fn check_for_fuzzing(file: File) -> Result<usize, String> {
+    let parquet = contained(|| ParquetFile::open(file, false))?;
+    let mut bad = 0;
+    for group in 0..parquet.row_groups() {
+        bad += contained(|| bad_values_of_row_group::<utf8_core::Rfc3629>(&parquet, group, true))?
+            .len();
+    }
+    Ok(bad)
+}
+
+/// The file behind `source`. One that cannot be read at positions (standard
+/// input, a FIFO, `/dev/stdin`, a process substitution) is copied to a
+/// temporary file first, which is deleted when closed: Parquet's footer is
+/// at its end.
 fn open(source: &Source) -> Result<File, String> {
     match source {
         Source::File(path) => {
-            let file = File::open(path).map_err(|e| e.to_string())?;
-            if file.metadata().map_err(|e| e.to_string())?.is_dir() {
+            let mut file = File::open(path).map_err(|e| e.to_string())?;
+            let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
+            if kind.is_dir() {
                 return Err("it is a directory".to_owned());
             }
-            Ok(file)
+            if kind.is_file() {
+                Ok(file)
+            } else {
+                copied(&mut file)
+            }
         }
-        Source::Stdin => {
-            let mut copy = tempfile::tempfile()
-                .map_err(|e| format!("cannot create a temporary file for standard input: {e}"))?;
-            std::io::copy(&mut std::io::stdin().lock(), &mut copy).map_err(|e| e.to_string())?;
-            Ok(copy)
-        }
+        Source::Stdin => copied(&mut std::io::stdin().lock()),
     }
+}
+
+/// What `input` holds, in a temporary file.
+fn copied(input: &mut impl std::io::Read) -> Result<File, String> {
+    let mut copy = tempfile::tempfile()
+        .map_err(|e| format!("cannot create a temporary file to copy it to: {e}"))?;
+    std::io::copy(input, &mut copy).map_err(|e| e.to_string())?;
+    Ok(copy)
 }
 
 /// The bad values of one row group, their rows counted from the file's
@@ -161,6 +193,9 @@ fn bad_values_of_row_group<R: Ruleset>(
     all: bool,
 ) -> Result<Vec<BadValue>, String> {
     let mut first_row = parquet.row_group_starts[group];
+    if parquet.leaves.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut dictionaries = Vec::new();
     let mut found = Vec::new();
     for batch in parquet.row_group(group)? {
@@ -174,9 +209,17 @@ fn bad_values_of_row_group<R: Ruleset>(
         }
         found.append(&mut bad);
         if !all && !found.is_empty() {
-            break;
+            return Ok(found);
         }
         first_row += batch.num_rows() as u64;
+    }
+    let declared = parquet.row_group_starts[group + 1];
+    if first_row != declared {
+        return Err(format!(
+            "its columns hold {} rows where the footer says {}",
+            first_row - parquet.row_group_starts[group],
+            declared - parquet.row_group_starts[group]
+        ));
     }
     Ok(found)
 }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_buffer::OffsetBuffer;
+use arrow_array::{Array, ArrayRef, OffsetSizeTrait, RecordBatch};
+use arrow_buffer::{ArrowNativeType, OffsetBuffer};
 use arrow_schema::DataType;
 use utf8_core::{Ruleset, Utf8Error};
 
@@ -20,9 +20,16 @@ pub struct BadValue {
     /// Its place among the row's values of the leaf, for a leaf inside a
     /// list or map; `None` for one value per row.
     pub element: Option<usize>,
-    pub error: Utf8Error,
-    /// The value's bytes up to one past its first error: what the error is
-    /// explained from.
+    /// Where the check of the value began or, after an earlier error of
+    /// the same value (`--all`), began again.
+    pub resumed_at: usize,
+    /// Where the error is, in the value.
+    pub offset: usize,
+    /// How many bytes are invalid; `None` when the value ends inside a
+    /// character, whose bytes up to the end are then all shown.
+    pub error_len: Option<usize>,
+    /// The value's bytes up to one past the error (to its end, for a value
+    /// cut inside a character): what the error is explained from.
     pub bytes: Vec<u8>,
 }
 
@@ -103,6 +110,7 @@ impl<R: Ruleset> Walk<'_, R> {
         match array.data_type() {
             DataType::List(_) => {
                 let list = array.as_list::<i32>();
+                within(list.offsets(), list.values().len())?;
                 self.nested(
                     list.values().as_ref(),
                     Level::Small(list.offsets().clone()),
@@ -111,6 +119,7 @@ impl<R: Ruleset> Walk<'_, R> {
             }
             DataType::LargeList(_) => {
                 let list = array.as_list::<i64>();
+                within(list.offsets(), list.values().len())?;
                 self.nested(
                     list.values().as_ref(),
                     Level::Large(list.offsets().clone()),
@@ -124,6 +133,7 @@ impl<R: Ruleset> Walk<'_, R> {
             }
             DataType::Map(..) => {
                 let map = array.as_map();
+                within(map.offsets(), map.entries().len())?;
                 self.nested(map.entries(), Level::Small(map.offsets().clone()), levels)
             }
             DataType::Struct(_) => {
@@ -245,14 +255,50 @@ impl<R: Ruleset> Walk<'_, R> {
                 .fold(row, |parent, level| level.first_element(parent));
             index - first
         });
-        let shown = (error.valid_up_to() + error.error_len().unwrap_or(0) + 1).min(value.len());
-        self.found.push(BadValue {
-            leaf,
-            row: row as u64,
-            element,
-            error,
-            bytes: value[..shown].to_vec(),
-        });
+        let mut resumed_at = 0;
+        let mut error = error;
+        loop {
+            let offset = resumed_at + error.valid_up_to();
+            let shown = match error.error_len() {
+                Some(len) => (offset + len + 1).min(value.len()),
+                None => value.len(),
+            };
+            self.found.push(BadValue {
+                leaf,
+                row: row as u64,
+                element,
+                resumed_at,
+                offset,
+                error_len: error.error_len(),
+                bytes: value[..shown].to_vec(),
+            });
+            // `--all`: each invalid part of the value, the check taken up
+            // again after it, as lossy decoding and the text check do.
+            let Some(len) = error.error_len().filter(|_| self.all) else {
+                break;
+            };
+            resumed_at = offset + len;
+            match R::validate(&value[resumed_at..]) {
+                Ok(()) => break,
+                Err(next) => error = next,
+            }
+        }
+    }
+}
+
+/// Whether a list's or map's offsets rise and stay within its values: the
+/// reader builds them from the pages' levels, which a corrupt page can make
+/// disagree with the values it decodes, and it does not check them itself
+/// in a release build.
+fn within<O: OffsetSizeTrait>(offsets: &OffsetBuffer<O>, values: usize) -> Result<(), String> {
+    let rising = offsets.windows(2).all(|pair| pair[0] <= pair[1]);
+    let (first, last) = (offsets[0], offsets[offsets.len() - 1]);
+    if rising && first >= O::zero() && ArrowNativeType::as_usize(last) <= values {
+        Ok(())
+    } else {
+        Err(format!(
+            "list offsets {first:?}..{last:?} (rising: {rising}) past their {values} values"
+        ))
     }
 }
 
