@@ -1,10 +1,13 @@
 //! Rules resolved into a grammar: every reference defined, no rule defined
-//! twice, `=/` alternatives merged, no recursion.
+//! twice, `=/` alternatives merged, no recursion, no rule nested too deep.
 //!
-//! A non-recursive grammar denotes a regular language, so it can become a
-//! finite automaton; [`Nfa::new`](crate::Nfa::new) takes it from here.
+//! A grammar resolved from a start rule ([`Grammar::parse_from`]) holds the
+//! rules that the start rule reaches, so that a rule it never uses, however
+//! unfinished, cannot refuse it. A grammar without recursion denotes a
+//! regular language, so it can become a finite automaton;
+//! [`Nfa::new`](crate::Nfa::new) takes it from here.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::abnf::{self, Element, Rule};
@@ -69,15 +72,31 @@ pub struct Grammar {
 }
 
 impl Grammar {
-    /// Parses and resolves ABNF text.
+    /// Parses and resolves ABNF text, every rule of it.
     pub fn parse(source: &str) -> Result<Grammar, Error> {
         let rules = abnf::parse(source)?;
         Grammar::new(rules).map_err(|e| e.with_source(source))
     }
 
+    /// Parses ABNF text and resolves the rules that rule `start` reaches:
+    /// an undefined reference, recursion, or a rule nested too deep, in a rule that
+    /// `start` never uses is no error (RFC 5322's recursive `comment` does
+    /// not stop `dot-atom-text`). Text that is not ABNF, a rule defined
+    /// twice, or `=/` before its rule are errors wherever they are.
+    pub fn parse_from(source: &str, start: &str) -> Result<Grammar, Error> {
+        let rules = abnf::parse(source)?;
+        Grammar::resolve(rules, Some(start)).map_err(|e| e.with_source(source))
+    }
+
     /// Resolves parsed rules: merges `=/`, rejects duplicates, undefined
-    /// references and recursion, and adds the core rules that are used.
+    /// references, recursion and rules nested too deep, and adds the core
+    /// rules that are used.
     pub fn new(parsed: Vec<Rule>) -> Result<Grammar, Error> {
+        Grammar::resolve(parsed, None)
+    }
+
+    /// Resolves parsed rules, those that `start` reaches when there is one.
+    fn resolve(parsed: Vec<Rule>, start: Option<&str>) -> Result<Grammar, Error> {
         let mut grammar = Grammar {
             rules: Vec::new(),
             index: HashMap::new(),
@@ -86,9 +105,11 @@ impl Grammar {
             grammar.add(rule, false)?;
         }
         grammar.add_used_core_rules()?;
+        if let Some(start) = start {
+            grammar.keep_reached_from(start)?;
+        }
         grammar.check_references()?;
-        let references_first = grammar.check_recursion()?;
-        grammar.check_depth(&references_first)?;
+        grammar.check_depth(&grammar.references_first()?)?;
         Ok(grammar)
     }
 
@@ -151,13 +172,33 @@ impl Grammar {
 
     /// Every rule reference in the grammar, with its position.
     fn references(&self) -> impl Iterator<Item = (String, Position)> + '_ {
-        self.rules.iter().flat_map(|rule| {
-            let mut found = Vec::new();
-            for alternative in &rule.alternatives {
-                collect_references(alternative, &mut found);
+        self.rules.iter().flat_map(references_of)
+    }
+
+    /// Drops the rules that rule `start` does not reach, through
+    /// references that are defined (an undefined one is reported later).
+    fn keep_reached_from(&mut self, start: &str) -> Result<(), Error> {
+        let first = self.start_rule(start)?.name.to_ascii_lowercase();
+        let mut reached = HashSet::from([first.clone()]);
+        let mut stack = vec![first];
+        while let Some(name) = stack.pop() {
+            let Some(&index) = self.index.get(&name) else {
+                continue;
+            };
+            for (reference, _) in references_of(&self.rules[index]) {
+                let key = reference.to_ascii_lowercase();
+                if !reached.contains(&key) {
+                    reached.insert(key.clone());
+                    stack.push(key);
+                }
             }
-            found
-        })
+        }
+        self.rules
+            .retain(|rule| reached.contains(&rule.name.to_ascii_lowercase()));
+        self.index = (self.rules.iter().enumerate())
+            .map(|(i, rule)| (rule.name.to_ascii_lowercase(), i))
+            .collect();
+        Ok(())
     }
 
     fn check_references(&self) -> Result<(), Error> {
@@ -175,24 +216,18 @@ impl Grammar {
 
     /// Refuses recursion; without it, returns the rules ordered so that
     /// every rule comes after the rules it refers to.
-    fn check_recursion(&self) -> Result<Vec<usize>, Error> {
+    fn references_first(&self) -> Result<Vec<usize>, Error> {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
             New,
             OnPath,
             Done,
         }
-        let edges: Vec<Vec<(usize, Position)>> = self
-            .rules
-            .iter()
+        let edges: Vec<Vec<(usize, Position)>> = (self.rules.iter())
             .map(|rule| {
-                let mut found = Vec::new();
-                for alternative in &rule.alternatives {
-                    collect_references(alternative, &mut found);
-                }
-                found
+                references_of(rule)
                     .into_iter()
-                    .map(|(name, position)| (self.index[&name.to_ascii_lowercase()], position))
+                    .map(|(name, at)| (self.index[&name.to_ascii_lowercase()], at))
                     .collect()
             })
             .collect();
@@ -331,6 +366,15 @@ fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
     }
 }
 
+/// The references of `rule`'s alternatives, with their positions.
+fn references_of(rule: &GrammarRule) -> Vec<(String, Position)> {
+    let mut found = Vec::new();
+    for alternative in &rule.alternatives {
+        collect_references(alternative, &mut found);
+    }
+    found
+}
+
 fn collect_references(element: &Element, found: &mut Vec<(String, Position)>) {
     match element {
         Element::Alternation(items) | Element::Concatenation(items) => {
@@ -421,5 +465,62 @@ mod tests {
             e.to_string(),
             "no rule named `c` to start from; the grammar defines a, b"
         );
+    }
+
+    /// RFC 5322 §3.2.2-3.2.3, with `comment` recursive and `obs-ctext`,
+    /// `quoted-pair` and `FWS` left undefined.
+    const RFC5322_ATOMS: &str = r##"
+atext           =   ALPHA / DIGIT /    ; Printable US-ASCII
+                    "!" / "#" /        ;  characters not including
+                    "$" / "%" /        ;  specials.  Used for atoms.
+                    "&" / "'" /
+                    "*" / "+" /
+                    "-" / "/" /
+                    "=" / "?" /
+                    "^" / "_" /
+                    "`" / "{" /
+                    "|" / "}" /
+                    "~"
+dot-atom-text   =   1*atext *("." 1*atext)
+ctext           =   %d33-39 /          ; Printable US-ASCII
+                    %d42-91 /          ;  characters not including
+                    %d93-126 /         ;  "(", ")", or "\"
+                    obs-ctext
+ccontent        =   ctext / quoted-pair / comment
+comment         =   "(" *([FWS] ccontent) [FWS] ")"
+"##;
+
+    #[test]
+    fn a_rule_the_start_rule_does_not_reach_cannot_refuse_the_grammar() {
+        assert!(Grammar::parse(RFC5322_ATOMS).is_err());
+        let g = Grammar::parse_from(RFC5322_ATOMS, "dot-atom-text").unwrap();
+        let names: Vec<&str> = g.rules().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["atext", "dot-atom-text", "ALPHA", "DIGIT"]);
+        let derivation = crate::Derivation::new(RFC5322_ATOMS, "dot-atom-text").unwrap();
+        assert_eq!(derivation.grammar(), &g);
+    }
+
+    #[test]
+    fn the_rules_the_start_rule_reaches_are_still_checked() {
+        let e = Grammar::parse_from(RFC5322_ATOMS, "ctext").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 17, column 21: undefined rule `obs-ctext`"
+        );
+        let e = Grammar::parse_from("a = %x28 b %x29\nb = [ a ]\nc = %x41\n", "b").unwrap_err();
+        assert!(e.to_string().contains("is recursive"), "{e}");
+        let e = Grammar::parse_from("a = %x41\n", "c").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no rule named `c` to start from; the grammar defines a"
+        );
+    }
+
+    #[test]
+    fn what_is_wrong_wherever_it_is_still_refuses_the_grammar() {
+        let e = Grammar::parse_from("a = %x41\nb = %x42\nb = %x43\n", "a").unwrap_err();
+        assert!(e.to_string().contains("rule `b` is defined twice"), "{e}");
+        let e = Grammar::parse_from("a = %x41\nb = (\n", "a").unwrap_err();
+        assert!(e.to_string().starts_with("line 2, column"), "{e}");
     }
 }

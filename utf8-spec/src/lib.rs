@@ -129,9 +129,10 @@ impl Derivation {
     }
 
     /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`,
-    /// refused where a stage would pass `limits`.
+    /// refused where a stage would pass `limits`. Only the rules that
+    /// `start_rule` reaches are resolved (see [`Grammar::parse_from`]).
     pub fn within(abnf: &str, start_rule: &str, limits: Limits) -> Result<Derivation, Error> {
-        let grammar = Grammar::parse(abnf)?;
+        let grammar = Grammar::parse_from(abnf, start_rule)?;
         let with_source = |e: Error| e.with_source(abnf);
         let nfa = Nfa::within(&grammar, start_rule, limits.nfa_states).map_err(with_source)?;
         let dfa = Dfa::within(&nfa, limits.dfa_states, limits.subset_work).map_err(with_source)?;
