@@ -41,7 +41,9 @@ pub enum ErrorKind {
         /// The rule's name as written.
         name: String,
     },
-    /// A rule refers to itself, directly or through others.
+    /// A rule refers back to itself, directly or through others, where more
+    /// may follow the reference: only recursion in tail position, as the last
+    /// thing a rule matches, becomes a loop of a finite automaton.
     Recursion {
         /// The rules of the cycle, starting and ending with the same rule.
         cycle: Vec<String>,
@@ -219,7 +221,8 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::Recursion { cycle } => write!(
                 f,
-                "rule `{}` is recursive ({}); a finite automaton needs a grammar without recursion",
+                "rule `{}` refers back to itself ({}) where more may follow the reference; \
+                 a finite automaton follows recursion only in tail position, as the last thing a rule matches",
                 cycle[0],
                 cycle.join(" -> ")
             ),

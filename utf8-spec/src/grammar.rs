@@ -1,11 +1,14 @@
 //! Rules resolved into a grammar: every reference defined, no rule defined
-//! twice, `=/` alternatives merged, no recursion, no rule nested too deep.
+//! twice, `=/` alternatives merged, no rule nested too deep.
 //!
 //! A grammar resolved from a start rule ([`Grammar::parse_from`]) holds the
 //! rules that the start rule reaches, so that a rule it never uses, however
-//! unfinished, cannot refuse it. A grammar without recursion denotes a
-//! regular language, so it can become a finite automaton;
-//! [`Nfa::new`](crate::Nfa::new) takes it from here.
+//! unfinished, cannot refuse it.
+//!
+//! [`Nfa::new`](crate::Nfa::new) takes it from here, and it is there that
+//! recursion is judged: a rule that refers back to itself only as the last
+//! thing it matches (`a = %x41 [a]`) is a loop, and regular; elsewhere
+//! (`a = "(" a ")"`) the NFA refuses it at the reference.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -64,7 +67,7 @@ impl GrammarRule {
     }
 }
 
-/// A resolved, non-recursive ABNF grammar.
+/// A resolved ABNF grammar.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Grammar {
     rules: Vec<GrammarRule>,
@@ -79,7 +82,7 @@ impl Grammar {
     }
 
     /// Parses ABNF text and resolves the rules that rule `start` reaches:
-    /// an undefined reference, recursion, or a rule nested too deep, in a rule that
+    /// an undefined reference, or a rule nested too deep, in a rule that
     /// `start` never uses is no error (RFC 5322's recursive `comment` does
     /// not stop `dot-atom-text`). Text that is not ABNF, a rule defined
     /// twice, or `=/` before its rule are errors wherever they are.
@@ -89,8 +92,8 @@ impl Grammar {
     }
 
     /// Resolves parsed rules: merges `=/`, rejects duplicates, undefined
-    /// references, recursion and rules nested too deep, and adds the core
-    /// rules that are used.
+    /// references and rules nested too deep, and adds the core rules that
+    /// are used.
     pub fn new(parsed: Vec<Rule>) -> Result<Grammar, Error> {
         Grammar::resolve(parsed, None)
     }
@@ -109,7 +112,7 @@ impl Grammar {
             grammar.keep_reached_from(start)?;
         }
         grammar.check_references()?;
-        grammar.check_depth(&grammar.references_first()?)?;
+        grammar.check_depth(&grammar.references_first())?;
         Ok(grammar)
     }
 
@@ -214,20 +217,21 @@ impl Grammar {
         }
     }
 
-    /// Refuses recursion; without it, returns the rules ordered so that
-    /// every rule comes after the rules it refers to.
-    fn references_first(&self) -> Result<Vec<usize>, Error> {
+    /// The rules ordered so that every rule comes after the rules it refers
+    /// to, but for a reference back to a rule whose references are still
+    /// being followed.
+    fn references_first(&self) -> Vec<usize> {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
             New,
             OnPath,
             Done,
         }
-        let edges: Vec<Vec<(usize, Position)>> = (self.rules.iter())
+        let edges: Vec<Vec<usize>> = (self.rules.iter())
             .map(|rule| {
                 references_of(rule)
                     .into_iter()
-                    .map(|(name, at)| (self.index[&name.to_ascii_lowercase()], at))
+                    .map(|(name, _)| self.index[&name.to_ascii_lowercase()])
                     .collect()
             })
             .collect();
@@ -241,26 +245,13 @@ impl Grammar {
             let mut stack = vec![(root, 0usize)];
             marks[root] = Mark::OnPath;
             while let Some(&mut (rule, ref mut edge)) = stack.last_mut() {
-                if let Some(&(target, position)) = edges[rule].get(*edge) {
+                if let Some(&target) = edges[rule].get(*edge) {
                     *edge += 1;
-                    match marks[target] {
-                        Mark::New => {
-                            marks[target] = Mark::OnPath;
-                            stack.push((target, 0));
-                        }
-                        Mark::OnPath => {
-                            let from = stack
-                                .iter()
-                                .position(|&(r, _)| r == target)
-                                .expect("on the path");
-                            let mut cycle: Vec<String> = stack[from..]
-                                .iter()
-                                .map(|&(r, _)| self.rules[r].name.clone())
-                                .collect();
-                            cycle.push(self.rules[target].name.clone());
-                            return Err(Error::at(ErrorKind::Recursion { cycle }, position));
-                        }
-                        Mark::Done => {}
+                    // A rule already on the path closes a cycle: the NFA
+                    // makes it a loop, or refuses it, at that reference.
+                    if marks[target] == Mark::New {
+                        marks[target] = Mark::OnPath;
+                        stack.push((target, 0));
                     }
                 } else {
                     marks[rule] = Mark::Done;
@@ -269,7 +260,7 @@ impl Grammar {
                 }
             }
         }
-        Ok(references_first)
+        references_first
     }
 
     /// Refuses a rule that nests deeper than [`MAX_DEPTH`] with its
@@ -350,8 +341,10 @@ fn alternatives(element: Element) -> Vec<Element> {
 }
 
 /// How many levels `element` nests, its references as deep as `depths`
-/// says their rules are (each of them is there: rules come after the rules
-/// they refer to).
+/// says their rules are. A rule not there yet is one whose references are
+/// being followed: the reference closes a cycle, which the NFA makes an
+/// ε-move back rather than expanding it again (or refuses), so it nests no
+/// deeper.
 fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
     1 + match element {
         Element::Alternation(items) | Element::Concatenation(items) => items
@@ -361,7 +354,9 @@ fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
             .unwrap_or(0),
         Element::Repetition { element, .. } => element_depth(element, depths),
         Element::Optional(inner) | Element::Group(inner) => element_depth(inner, depths),
-        Element::RuleRef { name, .. } => depths[&name.to_ascii_lowercase()],
+        Element::RuleRef { name, .. } => {
+            depths.get(&name.to_ascii_lowercase()).copied().unwrap_or(0)
+        }
         Element::Range(_) | Element::Sequence(_) | Element::Literal { .. } => 0,
     }
 }
@@ -431,17 +426,6 @@ mod tests {
     }
 
     #[test]
-    fn recursion_shows_the_cycle() {
-        let e = Grammar::parse("a = %x00 b\nb = %x01 / c\nc = [ a ]\n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 3, column 7: rule `a` is recursive (a -> b -> c -> a); a finite automaton needs a grammar without recursion"
-        );
-        let e = Grammar::parse("a = %x00 / %x01 a\n").unwrap_err();
-        assert!(e.to_string().contains("(a -> a)"), "{e}");
-    }
-
-    #[test]
     fn core_rules_are_there_when_used() {
         let g = Grammar::parse("line = *VCHAR CRLF\n").unwrap();
         let names: Vec<&str> = g.rules().iter().map(|r| r.name.as_str()).collect();
@@ -507,8 +491,6 @@ comment         =   "(" *([FWS] ccontent) [FWS] ")"
             e.to_string(),
             "line 17, column 21: undefined rule `obs-ctext`"
         );
-        let e = Grammar::parse_from("a = %x28 b %x29\nb = [ a ]\nc = %x41\n", "b").unwrap_err();
-        assert!(e.to_string().contains("is recursive"), "{e}");
         let e = Grammar::parse_from("a = %x41\n", "c").unwrap_err();
         assert_eq!(
             e.to_string(),
