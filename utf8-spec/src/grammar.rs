@@ -132,10 +132,29 @@ impl Grammar {
                 },
                 rule.position,
             )),
-            (None, true) => Err(Error::at(
-                ErrorKind::IncrementalWithoutRule { name: rule.name },
-                rule.position,
-            )),
+            (None, true) => {
+                // RFC 5234 §3.3 lets `=/` add to a core rule (`ALPHA =/ "_"`):
+                // the text defines it, from the core definition, where it adds.
+                let Some(definition) = core_rules()
+                    .into_iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(&key))
+                else {
+                    return Err(Error::at(
+                        ErrorKind::IncrementalWithoutRule { name: rule.name },
+                        rule.position,
+                    ));
+                };
+                self.add(
+                    Rule {
+                        name: rule.name.clone(),
+                        position: rule.position,
+                        incremental: false,
+                        elements: definition.elements,
+                    },
+                    false,
+                )?;
+                self.add(rule, core)
+            }
             (None, false) => {
                 self.index.insert(key, self.rules.len());
                 self.rules.push(GrammarRule {
@@ -150,7 +169,7 @@ impl Grammar {
     }
 
     fn add_used_core_rules(&mut self) -> Result<(), Error> {
-        let core = abnf::parse(CORE_RULES).expect("the RFC 5234 core rules parse");
+        let core = core_rules();
         // Core rules refer to each other (CRLF to CR and LF), so add until nothing new is needed.
         loop {
             let missing: Vec<String> = self
@@ -333,6 +352,10 @@ impl fmt::Display for Grammar {
     }
 }
 
+fn core_rules() -> Vec<Rule> {
+    abnf::parse(CORE_RULES).expect("the RFC 5234 core rules parse")
+}
+
 fn alternatives(element: Element) -> Vec<Element> {
     match element {
         Element::Alternation(items) => items,
@@ -439,6 +462,31 @@ mod tests {
         let g = Grammar::parse("DIGIT = %x30-31\na = DIGIT\n").unwrap();
         assert_eq!(g.rule("digit").unwrap().definition().to_string(), "%x30-31");
         assert!(!g.rule("digit").unwrap().core);
+    }
+
+    #[test]
+    fn equals_slash_adds_to_a_core_rule() {
+        for text in [
+            "ALPHA =/ \"_\"\nname = 1*ALPHA\n",
+            "name = 1*alpha\nalpha =/ \"_\" / DIGIT\n",
+        ] {
+            let g = Grammar::parse(text).unwrap();
+            let alpha = g.rule("ALPHA").unwrap();
+            assert!(
+                alpha
+                    .definition()
+                    .to_string()
+                    .starts_with("%x41-5A / %x61-7A / \"_\""),
+                "{g}"
+            );
+            assert!(!alpha.core);
+            assert!(crate::Derivation::new(text, "name").is_ok());
+        }
+        let e = Grammar::parse("ALPHA =/ \"_\"\nALPHA = %x41\n").unwrap_err();
+        assert!(
+            e.to_string().contains("rule `ALPHA` is defined twice"),
+            "{e}"
+        );
     }
 
     #[test]
