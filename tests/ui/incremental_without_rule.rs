@@ -1,7 +1,7 @@
 utf8_macros::dfa_tables!(
     abnf = "
-text  = *char
-char =/ %x00-7F
+text  = *glyph
+glyph =/ %x00-7F
 ",
     start = "text"
 );

@@ -41,7 +41,9 @@ pub enum ErrorKind {
         /// The rule's name as written.
         name: String,
     },
-    /// A rule refers to itself, directly or through others.
+    /// A rule refers back to itself, directly or through others, where more
+    /// may follow the reference: only recursion in tail position, as the last
+    /// thing a rule matches, becomes a loop of a finite automaton.
     Recursion {
         /// The rules of the cycle, starting and ending with the same rule.
         cycle: Vec<String>,
@@ -62,8 +64,10 @@ pub enum ErrorKind {
     ProseValue,
     /// A numeric value above 255: this reader's terminals are octets.
     ValueTooLarge {
-        /// The value as read.
+        /// The value as read (`u32::MAX` for one past it).
         value: u32,
+        /// The value as written, its base included: `%d256`.
+        written: String,
     },
     /// A range whose end is below its start, such as `%x80-7F`.
     ReversedRange {
@@ -155,10 +159,9 @@ impl Error {
     /// Attaches the text of the line that `position` points into.
     pub(crate) fn with_source(mut self, source: &str) -> Error {
         if let Some(position) = self.position {
-            self.line_text = source
-                .split('\n')
+            self.line_text = crate::abnf::lines::split(crate::abnf::lines::without_bom(source))
                 .nth(position.line - 1)
-                .map(|line| line.trim_end_matches('\r').to_owned());
+                .map(str::to_owned);
         }
         self
     }
@@ -185,13 +188,29 @@ impl Error {
         let line = self.line_text.as_deref()?;
         let number = position.line.to_string();
         let gutter = " ".repeat(number.len());
-        // Tabs keep their width in the caret line so that the caret stays under the column.
+        let line_shown: String = line.chars().map(shown).collect();
+        // Tabs keep their width in the caret line, and an escaped character
+        // the width of its escape, so that the caret stays under the column.
         let pad: String = line
             .chars()
             .take(position.column.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|c| match c {
+                '\t' => "\t".to_owned(),
+                c => " ".repeat(shown(c).chars().count()),
+            })
             .collect();
-        Some(format!("{number} | {line}\n{gutter} | {pad}^"))
+        Some(format!("{number} | {line_shown}\n{gutter} | {pad}^"))
+    }
+}
+
+/// A character of a quoted line as a terminal should show it: a control
+/// character other than a tab escaped (`\u{1}`, `\u{7f}`), so that it
+/// neither acts on the terminal nor hides.
+fn shown(c: char) -> String {
+    if c.is_control() && c != '\t' {
+        c.escape_default().collect()
+    } else {
+        c.to_string()
     }
 }
 
@@ -219,7 +238,8 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::Recursion { cycle } => write!(
                 f,
-                "rule `{}` is recursive ({}); a finite automaton needs a grammar without recursion",
+                "rule `{}` refers back to itself ({}) where more may follow the reference; \
+                 a finite automaton follows recursion only in tail position, as the last thing a rule matches",
                 cycle[0],
                 cycle.join(" -> ")
             ),
@@ -238,9 +258,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ProseValue => f.write_str(
                 "a prose value `<...>` describes its language in words, which cannot become an automaton",
             ),
-            ErrorKind::ValueTooLarge { value } => write!(
+            ErrorKind::ValueTooLarge { written, .. } => write!(
                 f,
-                "value {value:#X} does not fit in an octet; this reader's terminals are bytes 0-255"
+                "value {written} does not fit in an octet; this reader's terminals are bytes 0-255"
             ),
             ErrorKind::ReversedRange { start, end } => {
                 write!(f, "range %x{start:02X}-{end:02X} ends below its start")

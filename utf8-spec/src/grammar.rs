@@ -1,10 +1,16 @@
 //! Rules resolved into a grammar: every reference defined, no rule defined
-//! twice, `=/` alternatives merged, no recursion.
+//! twice, `=/` alternatives merged, no rule nested too deep.
 //!
-//! A non-recursive grammar denotes a regular language, so it can become a
-//! finite automaton; [`Nfa::new`](crate::Nfa::new) takes it from here.
+//! A grammar resolved from a start rule ([`Grammar::parse_from`]) holds the
+//! rules that the start rule reaches, so that a rule it never uses, however
+//! unfinished, cannot refuse it.
+//!
+//! [`Nfa::new`](crate::Nfa::new) takes it from here, and it is there that
+//! recursion is judged: a rule that refers back to itself only as the last
+//! thing it matches (`a = %x41 [a]`) is a loop, and regular; elsewhere
+//! (`a = "(" a ")"`) the NFA refuses it at the reference.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::abnf::{self, Element, Rule};
@@ -61,7 +67,7 @@ impl GrammarRule {
     }
 }
 
-/// A resolved, non-recursive ABNF grammar.
+/// A resolved ABNF grammar.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Grammar {
     rules: Vec<GrammarRule>,
@@ -69,15 +75,31 @@ pub struct Grammar {
 }
 
 impl Grammar {
-    /// Parses and resolves ABNF text.
+    /// Parses and resolves ABNF text, every rule of it.
     pub fn parse(source: &str) -> Result<Grammar, Error> {
         let rules = abnf::parse(source)?;
         Grammar::new(rules).map_err(|e| e.with_source(source))
     }
 
+    /// Parses ABNF text and resolves the rules that rule `start` reaches:
+    /// an undefined reference, or a rule nested too deep, in a rule that
+    /// `start` never uses is no error (RFC 5322's recursive `comment` does
+    /// not stop `dot-atom-text`). Text that is not ABNF, a rule defined
+    /// twice, or `=/` before its rule are errors wherever they are.
+    pub fn parse_from(source: &str, start: &str) -> Result<Grammar, Error> {
+        let rules = abnf::parse(source)?;
+        Grammar::resolve(rules, Some(start)).map_err(|e| e.with_source(source))
+    }
+
     /// Resolves parsed rules: merges `=/`, rejects duplicates, undefined
-    /// references and recursion, and adds the core rules that are used.
+    /// references and rules nested too deep, and adds the core rules that
+    /// are used.
     pub fn new(parsed: Vec<Rule>) -> Result<Grammar, Error> {
+        Grammar::resolve(parsed, None)
+    }
+
+    /// Resolves parsed rules, those that `start` reaches when there is one.
+    fn resolve(parsed: Vec<Rule>, start: Option<&str>) -> Result<Grammar, Error> {
         let mut grammar = Grammar {
             rules: Vec::new(),
             index: HashMap::new(),
@@ -86,9 +108,11 @@ impl Grammar {
             grammar.add(rule, false)?;
         }
         grammar.add_used_core_rules()?;
+        if let Some(start) = start {
+            grammar.keep_reached_from(start)?;
+        }
         grammar.check_references()?;
-        let references_first = grammar.check_recursion()?;
-        grammar.check_depth(&references_first)?;
+        grammar.check_depth(&grammar.references_first())?;
         Ok(grammar)
     }
 
@@ -108,10 +132,29 @@ impl Grammar {
                 },
                 rule.position,
             )),
-            (None, true) => Err(Error::at(
-                ErrorKind::IncrementalWithoutRule { name: rule.name },
-                rule.position,
-            )),
+            (None, true) => {
+                // RFC 5234 §3.3 lets `=/` add to a core rule (`ALPHA =/ "_"`):
+                // the text defines it, from the core definition, where it adds.
+                let Some(definition) = core_rules()
+                    .into_iter()
+                    .find(|c| c.name.eq_ignore_ascii_case(&key))
+                else {
+                    return Err(Error::at(
+                        ErrorKind::IncrementalWithoutRule { name: rule.name },
+                        rule.position,
+                    ));
+                };
+                self.add(
+                    Rule {
+                        name: rule.name.clone(),
+                        position: rule.position,
+                        incremental: false,
+                        elements: definition.elements,
+                    },
+                    false,
+                )?;
+                self.add(rule, core)
+            }
             (None, false) => {
                 self.index.insert(key, self.rules.len());
                 self.rules.push(GrammarRule {
@@ -126,7 +169,7 @@ impl Grammar {
     }
 
     fn add_used_core_rules(&mut self) -> Result<(), Error> {
-        let core = abnf::parse(CORE_RULES).expect("the RFC 5234 core rules parse");
+        let core = core_rules();
         // Core rules refer to each other (CRLF to CR and LF), so add until nothing new is needed.
         loop {
             let missing: Vec<String> = self
@@ -151,13 +194,33 @@ impl Grammar {
 
     /// Every rule reference in the grammar, with its position.
     fn references(&self) -> impl Iterator<Item = (String, Position)> + '_ {
-        self.rules.iter().flat_map(|rule| {
-            let mut found = Vec::new();
-            for alternative in &rule.alternatives {
-                collect_references(alternative, &mut found);
+        self.rules.iter().flat_map(references_of)
+    }
+
+    /// Drops the rules that rule `start` does not reach, through
+    /// references that are defined (an undefined one is reported later).
+    fn keep_reached_from(&mut self, start: &str) -> Result<(), Error> {
+        let first = self.start_rule(start)?.name.to_ascii_lowercase();
+        let mut reached = HashSet::from([first.clone()]);
+        let mut stack = vec![first];
+        while let Some(name) = stack.pop() {
+            let Some(&index) = self.index.get(&name) else {
+                continue;
+            };
+            for (reference, _) in references_of(&self.rules[index]) {
+                let key = reference.to_ascii_lowercase();
+                if !reached.contains(&key) {
+                    reached.insert(key.clone());
+                    stack.push(key);
+                }
             }
-            found
-        })
+        }
+        self.rules
+            .retain(|rule| reached.contains(&rule.name.to_ascii_lowercase()));
+        self.index = (self.rules.iter().enumerate())
+            .map(|(i, rule)| (rule.name.to_ascii_lowercase(), i))
+            .collect();
+        Ok(())
     }
 
     fn check_references(&self) -> Result<(), Error> {
@@ -173,26 +236,21 @@ impl Grammar {
         }
     }
 
-    /// Refuses recursion; without it, returns the rules ordered so that
-    /// every rule comes after the rules it refers to.
-    fn check_recursion(&self) -> Result<Vec<usize>, Error> {
+    /// The rules ordered so that every rule comes after the rules it refers
+    /// to, but for a reference back to a rule whose references are still
+    /// being followed.
+    fn references_first(&self) -> Vec<usize> {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
             New,
             OnPath,
             Done,
         }
-        let edges: Vec<Vec<(usize, Position)>> = self
-            .rules
-            .iter()
+        let edges: Vec<Vec<usize>> = (self.rules.iter())
             .map(|rule| {
-                let mut found = Vec::new();
-                for alternative in &rule.alternatives {
-                    collect_references(alternative, &mut found);
-                }
-                found
+                references_of(rule)
                     .into_iter()
-                    .map(|(name, position)| (self.index[&name.to_ascii_lowercase()], position))
+                    .map(|(name, _)| self.index[&name.to_ascii_lowercase()])
                     .collect()
             })
             .collect();
@@ -206,26 +264,13 @@ impl Grammar {
             let mut stack = vec![(root, 0usize)];
             marks[root] = Mark::OnPath;
             while let Some(&mut (rule, ref mut edge)) = stack.last_mut() {
-                if let Some(&(target, position)) = edges[rule].get(*edge) {
+                if let Some(&target) = edges[rule].get(*edge) {
                     *edge += 1;
-                    match marks[target] {
-                        Mark::New => {
-                            marks[target] = Mark::OnPath;
-                            stack.push((target, 0));
-                        }
-                        Mark::OnPath => {
-                            let from = stack
-                                .iter()
-                                .position(|&(r, _)| r == target)
-                                .expect("on the path");
-                            let mut cycle: Vec<String> = stack[from..]
-                                .iter()
-                                .map(|&(r, _)| self.rules[r].name.clone())
-                                .collect();
-                            cycle.push(self.rules[target].name.clone());
-                            return Err(Error::at(ErrorKind::Recursion { cycle }, position));
-                        }
-                        Mark::Done => {}
+                    // A rule already on the path closes a cycle: the NFA
+                    // makes it a loop, or refuses it, at that reference.
+                    if marks[target] == Mark::New {
+                        marks[target] = Mark::OnPath;
+                        stack.push((target, 0));
                     }
                 } else {
                     marks[rule] = Mark::Done;
@@ -234,7 +279,7 @@ impl Grammar {
                 }
             }
         }
-        Ok(references_first)
+        references_first
     }
 
     /// Refuses a rule that nests deeper than [`MAX_DEPTH`] with its
@@ -307,6 +352,10 @@ impl fmt::Display for Grammar {
     }
 }
 
+fn core_rules() -> Vec<Rule> {
+    abnf::parse(CORE_RULES).expect("the RFC 5234 core rules parse")
+}
+
 fn alternatives(element: Element) -> Vec<Element> {
     match element {
         Element::Alternation(items) => items,
@@ -315,8 +364,10 @@ fn alternatives(element: Element) -> Vec<Element> {
 }
 
 /// How many levels `element` nests, its references as deep as `depths`
-/// says their rules are (each of them is there: rules come after the rules
-/// they refer to).
+/// says their rules are. A rule not there yet is one whose references are
+/// being followed: the reference closes a cycle, which the NFA makes an
+/// ε-move back rather than expanding it again (or refuses), so it nests no
+/// deeper.
 fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
     1 + match element {
         Element::Alternation(items) | Element::Concatenation(items) => items
@@ -326,9 +377,20 @@ fn element_depth(element: &Element, depths: &HashMap<String, usize>) -> usize {
             .unwrap_or(0),
         Element::Repetition { element, .. } => element_depth(element, depths),
         Element::Optional(inner) | Element::Group(inner) => element_depth(inner, depths),
-        Element::RuleRef { name, .. } => depths[&name.to_ascii_lowercase()],
+        Element::RuleRef { name, .. } => {
+            depths.get(&name.to_ascii_lowercase()).copied().unwrap_or(0)
+        }
         Element::Range(_) | Element::Sequence(_) | Element::Literal { .. } => 0,
     }
+}
+
+/// The references of `rule`'s alternatives, with their positions.
+fn references_of(rule: &GrammarRule) -> Vec<(String, Position)> {
+    let mut found = Vec::new();
+    for alternative in &rule.alternatives {
+        collect_references(alternative, &mut found);
+    }
+    found
 }
 
 fn collect_references(element: &Element, found: &mut Vec<(String, Position)>) {
@@ -387,17 +449,6 @@ mod tests {
     }
 
     #[test]
-    fn recursion_shows_the_cycle() {
-        let e = Grammar::parse("a = %x00 b\nb = %x01 / c\nc = [ a ]\n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 3, column 7: rule `a` is recursive (a -> b -> c -> a); a finite automaton needs a grammar without recursion"
-        );
-        let e = Grammar::parse("a = %x00 / %x01 a\n").unwrap_err();
-        assert!(e.to_string().contains("(a -> a)"), "{e}");
-    }
-
-    #[test]
     fn core_rules_are_there_when_used() {
         let g = Grammar::parse("line = *VCHAR CRLF\n").unwrap();
         let names: Vec<&str> = g.rules().iter().map(|r| r.name.as_str()).collect();
@@ -414,6 +465,31 @@ mod tests {
     }
 
     #[test]
+    fn equals_slash_adds_to_a_core_rule() {
+        for text in [
+            "ALPHA =/ \"_\"\nname = 1*ALPHA\n",
+            "name = 1*alpha\nalpha =/ \"_\" / DIGIT\n",
+        ] {
+            let g = Grammar::parse(text).unwrap();
+            let alpha = g.rule("ALPHA").unwrap();
+            assert!(
+                alpha
+                    .definition()
+                    .to_string()
+                    .starts_with("%x41-5A / %x61-7A / \"_\""),
+                "{g}"
+            );
+            assert!(!alpha.core);
+            assert!(crate::Derivation::new(text, "name").is_ok());
+        }
+        let e = Grammar::parse("ALPHA =/ \"_\"\nALPHA = %x41\n").unwrap_err();
+        assert!(
+            e.to_string().contains("rule `ALPHA` is defined twice"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn unknown_start_rule_lists_the_rules() {
         let g = Grammar::parse("a = %x00\nb = a\n").unwrap();
         let e = g.start_rule("c").unwrap_err();
@@ -421,5 +497,60 @@ mod tests {
             e.to_string(),
             "no rule named `c` to start from; the grammar defines a, b"
         );
+    }
+
+    /// RFC 5322 §3.2.2-3.2.3, with `comment` recursive and `obs-ctext`,
+    /// `quoted-pair` and `FWS` left undefined.
+    const RFC5322_ATOMS: &str = r##"
+atext           =   ALPHA / DIGIT /    ; Printable US-ASCII
+                    "!" / "#" /        ;  characters not including
+                    "$" / "%" /        ;  specials.  Used for atoms.
+                    "&" / "'" /
+                    "*" / "+" /
+                    "-" / "/" /
+                    "=" / "?" /
+                    "^" / "_" /
+                    "`" / "{" /
+                    "|" / "}" /
+                    "~"
+dot-atom-text   =   1*atext *("." 1*atext)
+ctext           =   %d33-39 /          ; Printable US-ASCII
+                    %d42-91 /          ;  characters not including
+                    %d93-126 /         ;  "(", ")", or "\"
+                    obs-ctext
+ccontent        =   ctext / quoted-pair / comment
+comment         =   "(" *([FWS] ccontent) [FWS] ")"
+"##;
+
+    #[test]
+    fn a_rule_the_start_rule_does_not_reach_cannot_refuse_the_grammar() {
+        assert!(Grammar::parse(RFC5322_ATOMS).is_err());
+        let g = Grammar::parse_from(RFC5322_ATOMS, "dot-atom-text").unwrap();
+        let names: Vec<&str> = g.rules().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["atext", "dot-atom-text", "ALPHA", "DIGIT"]);
+        let derivation = crate::Derivation::new(RFC5322_ATOMS, "dot-atom-text").unwrap();
+        assert_eq!(derivation.grammar(), &g);
+    }
+
+    #[test]
+    fn the_rules_the_start_rule_reaches_are_still_checked() {
+        let e = Grammar::parse_from(RFC5322_ATOMS, "ctext").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 17, column 21: undefined rule `obs-ctext`"
+        );
+        let e = Grammar::parse_from("a = %x41\n", "c").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no rule named `c` to start from; the grammar defines a"
+        );
+    }
+
+    #[test]
+    fn what_is_wrong_wherever_it_is_still_refuses_the_grammar() {
+        let e = Grammar::parse_from("a = %x41\nb = %x42\nb = %x43\n", "a").unwrap_err();
+        assert!(e.to_string().contains("rule `b` is defined twice"), "{e}");
+        let e = Grammar::parse_from("a = %x41\nb = (\n", "a").unwrap_err();
+        assert!(e.to_string().starts_with("line 2, column"), "{e}");
     }
 }

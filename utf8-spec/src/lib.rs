@@ -52,6 +52,7 @@ pub mod dfa;
 mod error;
 pub mod explain;
 pub mod grammar;
+mod longest;
 pub mod minimize;
 pub mod nfa;
 pub mod rulesets;
@@ -129,11 +130,23 @@ impl Derivation {
     }
 
     /// Derives the automaton of rule `start_rule` of the ABNF text `abnf`,
-    /// refused where a stage would pass `limits`.
+    /// refused where a stage would pass `limits`. Only the rules that
+    /// `start_rule` reaches are resolved (see [`Grammar::parse_from`]).
     pub fn within(abnf: &str, start_rule: &str, limits: Limits) -> Result<Derivation, Error> {
-        let grammar = Grammar::parse(abnf)?;
+        let grammar = Grammar::parse_from(abnf, start_rule)?;
         let with_source = |e: Error| e.with_source(abnf);
         let nfa = Nfa::within(&grammar, start_rule, limits.nfa_states).map_err(with_source)?;
+        // A language too long for the tables is refused before the subset
+        // construction spends its work limit finding that out.
+        let longest = longest::longest_string(&grammar, grammar.start_rule(start_rule)?);
+        if let Some(states) = longest.map(|n| n.saturating_add(2))
+            && states > tables::MAX_TABLE_STATES as u64
+        {
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: format!("the minimal automaton's state count (at least {states})"),
+                limit: tables::MAX_TABLE_STATES,
+            }));
+        }
         let dfa = Dfa::within(&nfa, limits.dfa_states, limits.subset_work).map_err(with_source)?;
         let minimal = MinimalDfa::within(&dfa, tables::MAX_TABLE_STATES).map_err(with_source)?;
         if !matches_a_nonempty_string(&minimal) {

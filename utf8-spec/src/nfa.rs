@@ -1,16 +1,28 @@
 //! Grammar → NFA: a Thompson construction whose transitions carry byte ranges.
 //!
 //! Each element of the start rule becomes a fragment with one entry and one
-//! exit state; rule references are expanded in place (the grammar has no
-//! recursion, so expansion ends). `n*m x` becomes `n` copies of `x` followed by
-//! `m - n` optional copies, `n*x` becomes `n` copies and a loop.
+//! exit state; rule references are expanded in place. `n*m x` becomes `n`
+//! copies of `x` followed by `m - n` optional copies, `n*x` becomes `n`
+//! copies and a loop.
+//!
+//! A reference back to a rule being expanded is recursion, and expanding it
+//! would never end. In tail position, where the rule being expanded ends
+//! as soon as the reference has matched (`a = %x41 [a]`, or `a = "x" b /
+//! "y"` with `b = "z" a`), it is a loop: an ε-move back to that rule's
+//! entry, and what follows the rule follows the loop. Anywhere else
+//! (`a = "(" a ")"`, `a = [a] "x"`) the language may not be regular, and the
+//! reference is refused.
 
-use std::collections::HashMap;
 use std::fmt;
+use std::ptr;
+
+mod count;
 
 use crate::abnf::Element;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
+use crate::grammar::GrammarRule;
 use crate::{ByteRange, Grammar};
+use count::{StateCount, too_large};
 
 /// An NFA state's index.
 pub type NfaStateId = u32;
@@ -54,23 +66,17 @@ impl Nfa {
     pub fn within(grammar: &Grammar, start_rule: &str, max_states: usize) -> Result<Nfa, Error> {
         let max_states =
             usize::try_from(NfaStateId::MAX).map_or(max_states, |ids| max_states.min(ids));
-        let definition = grammar.start_rule(start_rule)?.definition();
-        let size = StateCount {
-            grammar,
-            of_rule: HashMap::new(),
-        }
-        .of(&definition);
+        let rule = grammar.start_rule(start_rule)?;
+        let size = StateCount::new(grammar, max_states).of_start(rule)?;
         if size > max_states {
-            return Err(Error::new(ErrorKind::TooLarge {
-                what: "the NFA's state count (large repetition counts multiply it)".to_owned(),
-                limit: max_states,
-            }));
+            return Err(too_large(max_states));
         }
         let mut builder = Builder {
             grammar,
             states: Vec::with_capacity(size),
+            expanding: Vec::new(),
         };
-        let (start, accept) = builder.fragment(&definition);
+        let (start, accept) = builder.rule(rule, 0);
         debug_assert_eq!(builder.states.len(), size, "the count is the build's");
         Ok(Nfa {
             states: builder.states,
@@ -183,61 +189,27 @@ impl fmt::Debug for Nfa {
     }
 }
 
-/// The number of states [`Builder::fragment`] makes of an element, without
-/// making them: saturating, so that counts nested past `usize` stay past
-/// the limit, and once per rule, so that rules that each refer to the one
-/// before twice are counted in linear time rather than expanded.
-struct StateCount<'g> {
-    grammar: &'g Grammar,
-    of_rule: HashMap<&'g str, usize>,
-}
-
-impl<'g> StateCount<'g> {
-    fn of(&mut self, element: &Element) -> usize {
-        let sum = |counts: &mut Self, items: &[Element]| {
-            items
-                .iter()
-                .fold(0usize, |sum, item| sum.saturating_add(counts.of(item)))
-        };
-        match element {
-            Element::Range(_) => 2,
-            Element::Sequence(bytes) => 1 + 2 * bytes.len(),
-            Element::Literal { text, .. } => 1 + 2 * text.len(),
-            Element::Concatenation(items) => sum(self, items).saturating_add(1),
-            Element::Alternation(items) => sum(self, items).saturating_add(2),
-            Element::Group(inner) => self.of(inner),
-            Element::Optional(inner) => self.of(inner).saturating_add(2),
-            Element::Repetition { min, max, element } => {
-                let one = self.of(element);
-                let required = one.saturating_mul(*min as usize).saturating_add(1);
-                let rest = match max {
-                    None => one.saturating_add(1),
-                    Some(max) => one.saturating_add(2).saturating_mul((max - min) as usize),
-                };
-                required.saturating_add(rest)
-            }
-            Element::RuleRef { name, .. } => {
-                let rule = self
-                    .grammar
-                    .rule(name)
-                    .expect("the grammar checked every reference");
-                if let Some(&count) = self.of_rule.get(rule.name.as_str()) {
-                    return count;
-                }
-                let count = self.of(&rule.definition());
-                self.of_rule.insert(rule.name.as_str(), count);
-                count
-            }
-        }
-    }
-}
-
 struct Builder<'g> {
     grammar: &'g Grammar,
     states: Vec<NfaState>,
+    /// The rules being expanded, outermost first, each with the states of
+    /// the references back to it, which wait for its entry state.
+    expanding: Vec<(&'g GrammarRule, Vec<NfaStateId>)>,
 }
 
-impl Builder<'_> {
+impl<'g> Builder<'g> {
+    /// The fragment of `rule`'s definition, in tail position for the rules
+    /// `expanding[tail_from..]`, its references back to it made loops.
+    fn rule(&mut self, rule: &'g GrammarRule, tail_from: usize) -> (NfaStateId, NfaStateId) {
+        self.expanding.push((rule, Vec::new()));
+        let (entry, exit) = self.fragment(&rule.definition(), tail_from);
+        let (_, back) = self.expanding.pop().expect("pushed above");
+        for from in back {
+            self.epsilon(from, entry);
+        }
+        (entry, exit)
+    }
+
     fn state(&mut self) -> NfaStateId {
         self.states.push(NfaState::default());
         (self.states.len() - 1) as NfaStateId
@@ -271,7 +243,10 @@ impl Builder<'_> {
         (entry, exit)
     }
 
-    fn fragment(&mut self, element: &Element) -> (NfaStateId, NfaStateId) {
+    /// The fragment of `element`, in tail position for the rules
+    /// `expanding[tail_from..]` (as `StateCount::of` walks it).
+    fn fragment(&mut self, element: &Element, tail_from: usize) -> (NfaStateId, NfaStateId) {
+        let not_tail = self.expanding.len();
         match element {
             Element::Range(range) => self.byte_step(&[*range]),
             Element::Sequence(bytes) => self.chain(bytes.len(), |b, i| {
@@ -294,23 +269,31 @@ impl Builder<'_> {
                     }
                 })
             }
-            Element::Concatenation(items) => self.chain(items.len(), |b, i| b.fragment(&items[i])),
+            Element::Concatenation(items) => self.chain(items.len(), |b, i| {
+                let tail = if i + 1 == items.len() {
+                    tail_from
+                } else {
+                    not_tail
+                };
+                b.fragment(&items[i], tail)
+            }),
             Element::Alternation(items) => {
                 let (entry, exit) = (self.state(), self.state());
                 for item in items {
-                    let (s, e) = self.fragment(item);
+                    let (s, e) = self.fragment(item, tail_from);
                     self.epsilon(entry, s);
                     self.epsilon(e, exit);
                 }
                 (entry, exit)
             }
-            Element::Group(inner) => self.fragment(inner),
-            Element::Optional(inner) => self.optional(inner),
+            Element::Group(inner) => self.fragment(inner, tail_from),
+            Element::Optional(inner) => self.optional(inner, tail_from),
             Element::Repetition { min, max, element } => {
-                let (entry, mut exit) = self.chain(*min as usize, |b, _| b.fragment(element));
+                let tail = if *max == Some(1) { tail_from } else { not_tail };
+                let (entry, mut exit) = self.chain(*min as usize, |b, _| b.fragment(element, tail));
                 match max {
                     None => {
-                        let (s, e) = self.fragment(element);
+                        let (s, e) = self.fragment(element, tail);
                         // The loop: read `element` any number of times, then leave.
                         let hub = self.state();
                         self.epsilon(exit, hub);
@@ -320,7 +303,7 @@ impl Builder<'_> {
                     }
                     Some(max) => {
                         for _ in *min..*max {
-                            let (s, e) = self.optional(element);
+                            let (s, e) = self.optional(element, tail);
                             self.epsilon(exit, s);
                             exit = e;
                         }
@@ -329,17 +312,28 @@ impl Builder<'_> {
                 (entry, exit)
             }
             Element::RuleRef { name, .. } => {
-                let rule = self
-                    .grammar
+                let grammar = self.grammar;
+                let rule = grammar
                     .rule(name)
                     .expect("the grammar checked every reference");
-                self.fragment(&rule.definition())
+                match self.expanding.iter().position(|&(r, _)| ptr::eq(r, rule)) {
+                    Some(at) => {
+                        debug_assert!(at >= tail_from, "the count refuses the rest");
+                        // An ε-move to the rule's entry, added once it is
+                        // made; what the loop matches ends where that rule
+                        // does, so nothing reaches this fragment's exit.
+                        let (from, exit) = (self.state(), self.state());
+                        self.expanding[at].1.push(from);
+                        (from, exit)
+                    }
+                    None => self.rule(rule, tail_from),
+                }
             }
         }
     }
 
-    fn optional(&mut self, inner: &Element) -> (NfaStateId, NfaStateId) {
-        let (s, e) = self.fragment(inner);
+    fn optional(&mut self, inner: &Element, tail_from: usize) -> (NfaStateId, NfaStateId) {
+        let (s, e) = self.fragment(inner, tail_from);
         let (entry, exit) = (self.state(), self.state());
         self.epsilon(entry, s);
         self.epsilon(entry, exit);
@@ -347,3 +341,6 @@ impl Builder<'_> {
         (entry, exit)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -234,6 +234,19 @@ fn a_long_chain_is_refused_by_a_bound_taken_before_minimizing() {
 }
 
 #[test]
+fn a_long_finite_language_is_refused_from_its_grammar_before_the_subset_construction() {
+    // 95 bytes whose longest string has 48,000: the subset construction
+    // spent its whole work limit (2.5 s in a release build) before this
+    // refusal; the grammar's longest string settles it before it starts.
+    let text = "a = 0*12000( %x41 / %x42.43 / %x44.45.46 / %x47 / %x48.49 / %x4A.4B.4C / %x4D.4E.4F / \"PQRS\" )\n";
+    assert_eq!(text.len(), 95);
+    assert_eq!(
+        too_large(text),
+        "the minimal automaton's state count (at least 48002)"
+    );
+}
+
+#[test]
 fn refinement_refuses_what_the_bound_cannot_tell_at_the_first_round_past_the_limit() {
     // The last nine bytes read: 512 states, none more than nine bytes from
     // acceptance, so the bound says little; refinement's rounds split the

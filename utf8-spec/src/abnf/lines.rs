@@ -13,6 +13,20 @@ pub(crate) struct Segment<'a> {
 /// The lines of one rule: the line that starts it and its continuation lines.
 pub(crate) type Chunk<'a> = Vec<Segment<'a>>;
 
+/// The lines of `source`, each without its end: CRLF, LF, or a CR alone
+/// (as classic Mac OS wrote text) ends a line.
+pub(crate) fn split(source: &str) -> impl Iterator<Item = &str> {
+    source
+        .split('\n')
+        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
+}
+
+/// `source` without the byte order mark that some editors write at the
+/// start of a UTF-8 file: it is not text, and columns count from after it.
+pub(crate) fn without_bom(source: &str) -> &str {
+    source.strip_prefix('\u{feff}').unwrap_or(source)
+}
+
 /// Splits `source` into rule chunks.
 ///
 /// Blank lines, comment-only lines and the lines of an RFC page break are
@@ -21,14 +35,14 @@ pub(crate) type Chunk<'a> = Vec<Segment<'a>>;
 /// rule above it. (RFC 5234 writes rules from column 1 with continuation lines
 /// indented; RFCs indent the whole block by three spaces. Both read the same.)
 pub(crate) fn chunks(source: &str) -> Vec<Chunk<'_>> {
+    let source = without_bom(source);
     let page_break = page_break_lines(source);
     let mut base_indent: Option<usize> = None;
     let mut out: Vec<Chunk<'_>> = Vec::new();
-    for (index, raw) in source.split('\n').enumerate() {
+    for (index, line) in split(source).enumerate() {
         if page_break[index] {
             continue;
         }
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
         let body = line.trim_start_matches([' ', '\t']);
         if body.is_empty() || body.starts_with(';') {
             continue;
@@ -52,7 +66,7 @@ pub(crate) fn chunks(source: &str) -> Vec<Chunk<'_>> {
 /// footer (`Yergeau   Standards Track   [Page 5]`), the form feed, and the
 /// running header after it (`RFC 3629   UTF-8   November 2003`).
 fn page_break_lines(source: &str) -> Vec<bool> {
-    let lines: Vec<&str> = source.split('\n').collect();
+    let lines: Vec<&str> = split(source).collect();
     let mut marks = vec![false; lines.len()];
     let mut after_form_feed = false;
     for (index, line) in lines.iter().enumerate() {
@@ -131,6 +145,26 @@ mod tests {
             got,
             vec![vec![(1, 4, "a = %x00")], vec![(10, 4, "b = %x01")]]
         );
+    }
+
+    #[test]
+    fn a_line_ends_at_crlf_lf_or_a_cr_alone() {
+        let expected = vec![
+            vec![(1, 1, "a = b /"), (2, 5, "c")],
+            vec![(4, 1, "b = %x00")],
+        ];
+        for source in [
+            "a = b /\r\n    c\r\n\r\nb = %x00\r\n",
+            "a = b /\n    c\n\nb = %x00\n",
+            "a = b /\r    c\r\rb = %x00\r",
+        ] {
+            assert_eq!(texts(source), expected, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        assert_eq!(texts("\u{feff}a = %x00\n"), vec![vec![(1, 1, "a = %x00")]]);
     }
 
     #[test]

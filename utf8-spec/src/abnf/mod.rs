@@ -18,7 +18,7 @@
 //! # Ok::<(), utf8_spec::Error>(())
 //! ```
 
-mod lines;
+pub(crate) mod lines;
 mod parse;
 
 use core::fmt;
@@ -39,10 +39,11 @@ pub fn text(bytes: &[u8]) -> Result<&str, Error> {
     core::str::from_utf8(bytes).map_err(|e| {
         let before = core::str::from_utf8(&bytes[..e.valid_up_to()])
             .expect("the bytes up to valid_up_to are UTF-8");
-        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        let lines: Vec<&str> = lines::split(lines::without_bom(before)).collect();
+        let last = lines.last().expect("splitting gives at least one line");
         let position = Position {
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line: lines.len(),
+            column: last.chars().count() + 1,
         };
         let byte = bytes[e.valid_up_to()];
         Error::at(ErrorKind::NotUtf8 { byte }, position)
@@ -171,4 +172,21 @@ fn write_joined(f: &mut fmt::Formatter<'_>, items: &[Element], separator: &str) 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_byte_that_is_not_utf8_is_placed_after_a_byte_order_mark_and_lines_ended_by_cr() {
+        let error = super::text(b"\xEF\xBB\xBFa = %x41\rb = \"\xFF\"\n").unwrap_err();
+        assert!(
+            error.to_string().starts_with("line 2, column 6: byte FF"),
+            "{error}"
+        );
+        let error = super::text(b"\xEF\xBB\xBFa = \"\xFF\"\n").unwrap_err();
+        assert!(
+            error.to_string().starts_with("line 1, column 6: byte FF"),
+            "{error}"
+        );
+    }
 }

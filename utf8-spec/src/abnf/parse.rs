@@ -34,8 +34,8 @@ enum TokenKind {
     CloseParen,
     OpenBracket,
     CloseBracket,
-    Range(u32, u32),
-    Sequence(Vec<u32>),
+    Range(u8, u8),
+    Sequence(Vec<u8>),
     Literal { text: String, case_sensitive: bool },
 }
 
@@ -202,27 +202,35 @@ fn numeric_or_literal(
             ));
         }
     };
+    let what = match radix {
+        16 => "hexadecimal",
+        10 => "decimal",
+        _ => "binary",
+    };
     let mut i = percent + 2;
-    let number = |i: &mut usize| -> Result<u32, Error> {
+    let number = |i: &mut usize| -> Result<u8, Error> {
         let start = *i;
         while *i < chars.len() && chars[*i].is_digit(radix) {
             *i += 1;
         }
-        let digits: String = chars[start..*i].iter().collect();
-        let here = Position {
+        let at = |index: usize| Position {
             line: position.line,
-            column: position.column + (start - percent),
+            column: position.column + (index - percent),
         };
-        if digits.is_empty() {
-            let what = match radix {
-                16 => "hexadecimal",
-                10 => "decimal",
-                _ => "binary",
-            };
-            return Err(syntax(format!("expected {what} digits"), here));
+        // A letter or digit right after the number is a mistyped digit
+        // (`%x4G`), not the start of another element.
+        if let Some(&c) = chars.get(*i).filter(|c| c.is_ascii_alphanumeric()) {
+            return Err(syntax(format!("`{c}` is not a {what} digit"), at(*i)));
         }
-        u32::from_str_radix(&digits, radix)
-            .map_err(|_| Error::at(ErrorKind::ValueTooLarge { value: u32::MAX }, here))
+        let digits: String = chars[start..*i].iter().collect();
+        if digits.is_empty() {
+            return Err(syntax(format!("expected {what} digits"), at(start)));
+        }
+        let value = u32::from_str_radix(&digits, radix).unwrap_or(u32::MAX);
+        u8::try_from(value).map_err(|_| {
+            let written = format!("%{base_char}{digits}");
+            Error::at(ErrorKind::ValueTooLarge { value, written }, at(start))
+        })
     };
     let first = number(&mut i)?;
     match chars.get(i) {
@@ -458,8 +466,6 @@ impl<'a> Parser<'a> {
                 Ok(Element::Optional(Box::new(inner)))
             }
             TokenKind::Range(start, end) => {
-                let start = octet(start, token.position)?;
-                let end = octet(end, token.position)?;
                 if end < start {
                     return Err(Error::at(
                         ErrorKind::ReversedRange { start, end },
@@ -468,12 +474,7 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Element::Range(ByteRange::new(start, end)))
             }
-            TokenKind::Sequence(values) => Ok(Element::Sequence(
-                values
-                    .into_iter()
-                    .map(|v| octet(v, token.position))
-                    .collect::<Result<_, _>>()?,
-            )),
+            TokenKind::Sequence(values) => Ok(Element::Sequence(values)),
             TokenKind::Literal {
                 text,
                 case_sensitive,
@@ -546,10 +547,6 @@ fn starts_element(kind: &TokenKind) -> bool {
             | TokenKind::Sequence(_)
             | TokenKind::Literal { .. }
     )
-}
-
-fn octet(value: u32, position: Position) -> Result<u8, Error> {
-    u8::try_from(value).map_err(|_| Error::at(ErrorKind::ValueTooLarge { value }, position))
 }
 
 #[cfg(test)]
@@ -642,7 +639,7 @@ mod tests {
         let e = err("a = %x100");
         assert_eq!(
             e.to_string(),
-            "line 1, column 5: value 0x100 does not fit in an octet; this reader's terminals are bytes 0-255"
+            "line 1, column 7: value %x100 does not fit in an octet; this reader's terminals are bytes 0-255"
         );
         let e = err("a = %x80-7F");
         assert_eq!(
@@ -679,9 +676,59 @@ mod tests {
     }
 
     #[test]
+    fn a_letter_in_a_number_is_a_digit_of_the_wrong_base() {
+        let e = err("a = %x4G");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 8: `G` is not a hexadecimal digit"
+        );
+        let e = err("a = %d1A-20");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 8: `A` is not a decimal digit"
+        );
+        let e = err("a = %x41.0z");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 11: `z` is not a hexadecimal digit"
+        );
+        let e = err("a = %b2");
+        assert_eq!(e.to_string(), "line 1, column 7: `2` is not a binary digit");
+        let e = err("a = %x-41");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 7: expected hexadecimal digits"
+        );
+    }
+
+    #[test]
     fn snippet_points_at_the_column() {
         let e = err("a = %x00\nb = %x41%x42\n");
         assert_eq!(e.snippet().unwrap(), "2 | b = %x41%x42\n  |         ^");
+    }
+
+    #[test]
+    fn snippets_show_control_characters_escaped() {
+        let e = err("a = %x41 \u{7f}");
+        assert_eq!(e.snippet().unwrap(), "1 | a = %x41 \\u{7f}\n  |          ^");
+        let e = err("a = %x41 \u{1} ; \u{1b}[2J");
+        assert_eq!(
+            e.snippet().unwrap(),
+            "1 | a = %x41 \\u{1} ; \\u{1b}[2J\n  |          ^"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_lines_ended_by_cr_read_like_any_text() {
+        assert_eq!(parse("\u{feff}a = %x41\rb = %x42\r").unwrap().len(), 2);
+        let e = err("\u{feff}a = %x41\rb = %x4G\r");
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 8: `G` is not a hexadecimal digit"
+        );
+        assert_eq!(e.snippet().unwrap(), "2 | b = %x4G\n  |        ^");
+        let e = err("\u{feff}a = %x4G\r\n");
+        assert_eq!(e.snippet().unwrap(), "1 | a = %x4G\n  |        ^");
     }
 
     #[test]

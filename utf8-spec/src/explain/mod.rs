@@ -90,6 +90,26 @@ mod tests {
     }
 
     #[test]
+    fn a_count_of_one_takes_the_singular() {
+        // One form, one byte class, one ε-move, one accepting DFA state.
+        let derivation = Derivation::new("s = 1*1%x00-FF\n", "s").unwrap();
+        let text = render(&derivation, Format::Text);
+        for one in ["1 form:", "1 class:", "1 ε-move,", "1 of them accepts"] {
+            assert!(text.contains(one), "{one}: {text}");
+        }
+        for many in [
+            "1 forms",
+            "1 classes",
+            "1 rounds",
+            "1 states",
+            "1 ε-moves",
+            "1 of them accept ",
+        ] {
+            assert!(!text.contains(many), "{many}: {text}");
+        }
+    }
+
+    #[test]
     fn legacy31_counts_down_to_five_tails() {
         let derivation = LEGACY31.derive().expect("legacy31 derives");
         let names = state_names(derivation.tables());

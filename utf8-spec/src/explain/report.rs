@@ -7,7 +7,7 @@ use super::diagram::{edges, mermaid};
 use super::names::{StateRole, range_text, ranges_text, role_reason, state_names, state_roles};
 use super::sequences::{SEQUENCE_LIMIT, sequences};
 pub(crate) use super::writer::Style;
-use super::writer::Writer;
+use super::writer::{Writer, count};
 use crate::walk::{shortest_input, shortest_paths};
 use crate::{ByteClasses, ByteRange, Derivation};
 
@@ -115,8 +115,8 @@ fn sequences_section(w: &mut Writer, report: &Report) {
     w.paragraph(&format!(
         "Every path from the start state to the first accepting state it meets is one form \
          that `{start_rule}` strings together; consecutive bytes that lead to the same state \
-         are grouped into a range. {} forms:",
-        found.listed.len()
+         are grouped into a range. {}:",
+        count(found.listed.len(), "form", "forms")
     ));
     let columns = found.listed.iter().map(|s| s.0.len()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
@@ -167,11 +167,15 @@ fn nfa_section(w: &mut Writer, report: &Report) {
     let epsilon_moves: usize = nfa.states().iter().map(|s| s.epsilon.len()).sum();
     w.paragraph(&format!(
         "Each element of `{}` becomes a fragment with one entry and one exit, rule \
-         references expanded in place: {} states, {} byte-range transitions and {epsilon_moves} \
-         ε-moves, one start and one accepting state.",
+         references expanded in place: {}, {} and {}, one start and one accepting state.",
         report.derivation.start_rule(),
-        nfa.states().len(),
-        nfa.transition_count()
+        count(nfa.states().len(), "state", "states"),
+        count(
+            nfa.transition_count(),
+            "byte-range transition",
+            "byte-range transitions"
+        ),
+        count(epsilon_moves, "ε-move", "ε-moves")
     ));
 }
 
@@ -190,10 +194,10 @@ fn dfa_section(w: &mut Writer, report: &Report) {
         .collect();
     w.paragraph(&format!(
         "Each DFA state is the set of NFA states the input can be in; the empty set is the \
-         dead state. {} states; {} of them accept ({}). Each is listed with the shortest input \
+         dead state. {}; {} ({}). Each is listed with the shortest input \
          that reaches it and the minimal state it becomes:",
-        dfa.state_count(),
-        accepting.len(),
+        count(dfa.state_count(), "state", "states"),
+        count(accepting.len(), "of them accepts", "of them accept"),
         listing(&accepting)
     ));
     let rows: Vec<Vec<String>> = (0..dfa.state_count().min(DFA_ROW_LIMIT))
@@ -236,11 +240,11 @@ fn minimization_section(w: &mut Writer, report: &Report) {
     w.heading(2, "5. Moore's refinement: the minimal DFA");
     w.paragraph(&format!(
         "Start from two blocks, accepting and not, and split every block whose members \
-         disagree on where some byte leads, until nothing splits: {} rounds, the last of \
-         which changes nothing. {} DFA states become {} states. The merges, and why:",
-        minimal.refinement_rounds(),
-        dfa.state_count(),
-        minimal.state_count()
+         disagree on where some byte leads, until nothing splits: {}, the last of \
+         which changes nothing. {} become {}. The merges, and why:",
+        count(minimal.refinement_rounds(), "round", "rounds"),
+        count(dfa.state_count(), "DFA state", "DFA states"),
+        count(minimal.state_count(), "state", "states")
     ));
     let mut merges = String::new();
     let mut alone = 0;
@@ -305,8 +309,8 @@ fn merge_line(report: &Report, state: u32) -> String {
 pub(crate) fn classes_section(w: &mut Writer, classes: &ByteClasses) {
     w.paragraph(&format!(
         "Two bytes share a class when every state sends them to the same state. Numbered by \
-         their smallest byte, {} classes:",
-        classes.count()
+         their smallest byte, {}:",
+        count(classes.count(), "class", "classes")
     ));
     let rows: Vec<Vec<String>> = classes
         .ids()

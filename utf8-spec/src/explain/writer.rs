@@ -3,6 +3,11 @@
 
 use std::fmt::Write as _;
 
+/// `n` and the noun, singular for one: `1 class`, `12 classes`.
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Plain text (underlined headings, indented code) or Markdown.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Style {

@@ -4,7 +4,7 @@
 use super::graph::{Graph, dfa_graph, minimal_graph, nfa_graph};
 use crate::Derivation;
 use crate::explain::report::{classes_section, grammar_section, input_text};
-use crate::explain::writer::Writer;
+use crate::explain::writer::{Writer, count};
 use crate::minimize::{block_count, refinement};
 use crate::walk::shortest_paths;
 
@@ -23,10 +23,14 @@ pub(crate) fn nfa(w: &mut Writer, derivation: &Derivation) {
     let epsilon_moves: usize = nfa.states().iter().map(|s| s.epsilon.len()).sum();
     w.heading(1, "Thompson's construction: the NFA");
     w.paragraph(&format!(
-        "{} states, {} byte-range transitions and {epsilon_moves} ε-moves; state {} starts \
-         and state {} accepts.",
-        nfa.states().len(),
-        nfa.transition_count(),
+        "{}, {} and {}; state {} starts and state {} accepts.",
+        count(nfa.states().len(), "state", "states"),
+        count(
+            nfa.transition_count(),
+            "byte-range transition",
+            "byte-range transitions"
+        ),
+        count(epsilon_moves, "ε-move", "ε-moves"),
         nfa.start(),
         nfa.accept()
     ));
@@ -37,9 +41,9 @@ pub(crate) fn dfa(w: &mut Writer, derivation: &Derivation) {
     let graph = dfa_graph(derivation.dfa());
     w.heading(1, "Subset construction: the DFA");
     let mut text = format!(
-        "{} states, each the set of NFA states the input can be in, captioned with the \
+        "{}, each the set of NFA states the input can be in, captioned with the \
          shortest input that reaches it.",
-        graph.nodes.len()
+        count(graph.nodes.len(), "state", "states")
     );
     for note in &graph.notes {
         text.push(' ');
@@ -52,7 +56,7 @@ pub(crate) fn dfa(w: &mut Writer, derivation: &Derivation) {
 pub(crate) fn minimal(w: &mut Writer, derivation: &Derivation) {
     let graph = minimal_graph(derivation);
     w.heading(1, "Moore's refinement: the minimal DFA");
-    let mut text = format!("{} states.", graph.nodes.len());
+    let mut text = format!("{}.", count(graph.nodes.len(), "state", "states"));
     for note in &graph.notes {
         text.push(' ');
         text.push_str(note);

@@ -6,15 +6,16 @@ use std::fmt::Write as _;
 use super::super::graph::block_colour;
 use super::{CHAR, LINE, MARGIN, TITLE, document, escape};
 use crate::ByteClasses;
+use crate::explain::writer::count;
 
 /// The byte → class map as a 16 × 16 grid of cells filled by class, rows by
 /// high nibble and columns by low nibble, and a legend of each class's bytes.
 pub(crate) fn class_grid(classes: &ByteClasses) -> String {
     const CELL: f64 = 34.0;
     let mut body = format!(
-        "<text class=\"title\" x=\"{MARGIN}\" y=\"{:.1}\">{} byte classes</text>\n",
+        "<text class=\"title\" x=\"{MARGIN}\" y=\"{:.1}\">{}</text>\n",
         TITLE - 8.0,
-        classes.count()
+        count(classes.count(), "byte class", "byte classes")
     );
     let left = MARGIN + CELL;
     let top = TITLE + CELL;
