@@ -194,6 +194,30 @@ impl Input {
         self
     }
 
+    /// Whether the input is a regular file that starts and ends with
+    /// Parquet's magic bytes `PAR1`. Both, so that a text file that happens
+    /// to begin with them is text. Only a regular file is looked at, at
+    /// positions: a FIFO's bytes read to look would be lost to the check.
+    #[cfg(unix)]
+    pub fn has_parquet_magic(&self) -> bool {
+        use std::os::unix::fs::FileExt;
+        const MAGIC: &[u8; 4] = b"PAR1";
+        let (Reader::File(file), Some(at_open)) = (&self.reader, self.at_open) else {
+            return false;
+        };
+        let (mut head, mut tail) = ([0; 4], [0; 4]);
+        at_open.len >= 12
+            && file.read_at(&mut head, 0).ok() == Some(4)
+            && &head == MAGIC
+            && file.read_at(&mut tail, at_open.len - 4).ok() == Some(4)
+            && &tail == MAGIC
+    }
+
+    #[cfg(not(unix))]
+    pub fn has_parquet_magic(&self) -> bool {
+        false
+    }
+
     fn read_some(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
         match &mut self.reader {
             Reader::Stdin(stdin) => stdin.read(buffer),
@@ -213,6 +237,17 @@ impl Input {
             .unchanged(self.read, Snapshot::of(&now))
             .map_err(|detail| format!("{} changed while it was read ({detail})", self.name))
     }
+}
+
+/// How much of a buffer of `buffer_len` bytes a fill asks for when `left`
+/// bytes are left by the file's size: whole chunks, one more than `left`
+/// fills, so that the fill finds the end (or that the file grew).
+fn bytes_to_ask_for(left: u64, buffer_len: usize) -> usize {
+    let left = usize::try_from(left).unwrap_or(usize::MAX);
+    (left / FILL_CHUNK)
+        .saturating_add(1)
+        .saturating_mul(FILL_CHUNK)
+        .min(buffer_len)
 }
 
 /// Reads `chunk` from `at` in `file` until it is full or the file ends
@@ -246,10 +281,10 @@ fn read_and_summarize<R: Ruleset>(
         let filled = read_chunk_at(file, chunk, base + (index * FILL_CHUNK) as u64)?;
         Ok((filled, filled == chunk.len(), Summary::of(&chunk[..filled])))
     };
-    // A pool of one thread reads on the calling thread: handing each
-    // buffer to the pool's one worker and waiting for it cost one thread
-    // about a tenth of its speed.
-    if rayon::current_num_threads() < 2 {
+    // A pool of one thread, or one chunk, is read on the calling thread:
+    // handing each buffer to the pool's one worker and waiting for it cost
+    // one thread about a tenth of its speed.
+    if rayon::current_num_threads() < 2 || buffer.len() <= FILL_CHUNK {
         buffer
             .chunks_mut(FILL_CHUNK)
             .enumerate()
@@ -308,8 +343,14 @@ impl Fill for Input {
         buffer: &mut [u8],
     ) -> Option<Result<Summarized<R>, String>> {
         #[cfg(unix)]
-        if let (Reader::File(file), Some(_)) = (&self.reader, self.at_open) {
-            let chunks = read_and_summarize::<R>(file, buffer, self.read);
+        if let (Reader::File(file), Some(at_open)) = (&self.reader, self.at_open) {
+            // The chunks the file holds by its size when opened, and one
+            // more to find its end (or that it grew): a small file's is
+            // one chunk, read on the calling thread, where handing empty
+            // chunks to the pool cost a tree of small files more than
+            // their check.
+            let wanted = bytes_to_ask_for(at_open.len.saturating_sub(self.read), buffer.len());
+            let chunks = read_and_summarize::<R>(file, &mut buffer[..wanted], self.read);
             return Some(self.filled_from(chunks));
         }
         let _ = buffer;
@@ -379,6 +420,22 @@ impl Fill for Input {
 
 #[cfg(all(test, unix))]
 mod tests {
+    #[test]
+    fn a_fill_asks_for_the_chunks_the_file_holds_and_one_more_not_the_whole_buffer() {
+        let buffer = 8 * FILL_CHUNK;
+        // A small file's fill is one chunk, read on the calling thread.
+        assert_eq!(bytes_to_ask_for(0, buffer), FILL_CHUNK);
+        assert_eq!(bytes_to_ask_for(1, buffer), FILL_CHUNK);
+        assert_eq!(bytes_to_ask_for(FILL_CHUNK as u64 - 1, buffer), FILL_CHUNK);
+        // A chunk exactly: one more to find the end.
+        assert_eq!(bytes_to_ask_for(FILL_CHUNK as u64, buffer), 2 * FILL_CHUNK);
+        assert_eq!(
+            bytes_to_ask_for(FILL_CHUNK as u64 + 1, buffer),
+            2 * FILL_CHUNK
+        );
+        assert_eq!(bytes_to_ask_for(u64::MAX, buffer), buffer);
+    }
+
     use super::*;
     use std::io::Write;
     use utf8_core::Rfc3629;

@@ -5,7 +5,7 @@ mod parquet;
 mod report;
 mod text;
 
-use std::io::BufWriter;
+use std::io::{BufWriter, IsTerminal as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,7 +13,7 @@ use clap::ValueEnum;
 use utf8_core::Ruleset;
 
 use crate::failure::Failure;
-use crate::input::{MAP_AT_LEAST, Source};
+use crate::input::{Input, MAP_AT_LEAST, Source};
 use crate::name::Name;
 use crate::progress::Progress;
 use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
@@ -160,7 +160,13 @@ fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
         Entry::Input { source, .. } => Some(source),
         Entry::Unreadable(_) => None,
     });
-    let total_bytes = known_total(sources.clone());
+    // A size each input, for the progress line's total: none is drawn
+    // where standard error is not a terminal, so none is looked up.
+    let total_bytes = if std::io::stderr().is_terminal() {
+        known_total(sources.clone())
+    } else {
+        None
+    };
     let mut report = Report {
         format: args.format,
         ruleset: &args.ruleset.ruleset,
@@ -231,7 +237,15 @@ fn check_source<R: Ruleset>(
 ) -> Result<u64, Halt<Stop>> {
     let name = Name::of(source);
     let listing = args.listing();
-    if parquet::is_parquet(source, args.parquet) {
+    let by_name = parquet::is_parquet_by_name(source, args.parquet);
+    let mut input = match by_name {
+        Some(true) => None,
+        _ => Some(source.open().map_err(Halt::Read)?),
+    };
+    if by_name.is_none() && input.as_ref().is_some_and(Input::has_parquet_magic) {
+        input = None;
+    }
+    let Some(mut input) = input else {
         let wanted = Wanted {
             listing,
             all: args.all,
@@ -241,8 +255,7 @@ fn check_source<R: Ruleset>(
         tally.invalid |= found;
         let len = checked?;
         return list(listing, found, &name, report).map(|()| len);
-    }
-    let mut input = source.open().map_err(Halt::Read)?;
+    };
     if !args.no_mmap {
         input = input.mapped_from(MAP_AT_LEAST);
     }

@@ -11,7 +11,6 @@
 //! once.
 
 use std::fs::File;
-use std::path::Path;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema};
@@ -29,36 +28,11 @@ use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
 use super::footer::{check_footer, chunk_range};
 use super::pages::check_pages;
-use super::reader::{Positional, RowGroupBytes, read_at};
+use super::reader::{Positional, RowGroupBytes};
 
 /// How many rows a batch holds: the memory a row group's check holds at
 /// once is a batch of each checked column, not the row group.
 const BATCH_ROWS: usize = 1024;
-
-/// Whether the file at `path` starts and ends with Parquet's magic bytes.
-/// Both, so that a text file that happens to begin with `PAR1` is text.
-/// Only a regular file is looked at: opening a FIFO to look would take
-/// the bytes its writer meant for the check, or leave the writer with a
-/// closed pipe.
-pub fn has_parquet_magic(path: &Path) -> bool {
-    const MAGIC: &[u8; 4] = b"PAR1";
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let Ok(file) = File::open(path) else {
-        return false;
-    };
-    let Ok(len) = file.metadata().map(|m| m.len()) else {
-        return false;
-    };
-    let mut head = [0; 4];
-    let mut tail = [0; 4];
-    len >= 12
-        && read_at(&file, &mut head, 0).ok() == Some(4)
-        && read_at(&file, &mut tail, len - 4).ok() == Some(4)
-        && &head == MAGIC
-        && &tail == MAGIC
-}
 
 /// A byte array column of the file that is checked.
 pub struct Leaf {

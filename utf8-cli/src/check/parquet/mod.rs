@@ -39,7 +39,6 @@ use crate::name::Name;
 use crate::stream::Halt;
 use contain::contained;
 use file::ParquetFile;
-use file::has_parquet_magic;
 use in_order::in_order;
 pub use values::BadValue;
 use values::bad_values;
@@ -57,14 +56,17 @@ pub enum ParquetMode {
     Never,
 }
 
-/// Whether `source` is to be read as a Parquet file.
-pub fn is_parquet(source: &Source, mode: ParquetMode) -> bool {
+/// Whether `source` is to be read as a Parquet file, as far as its name
+/// tells: `None` for a file whose magic bytes decide, which the caller
+/// reads from the file it opens anyway ([`Input::has_parquet_magic`]),
+/// rather than opening it twice.
+///
+/// [`Input::has_parquet_magic`]: crate::input::Input::has_parquet_magic
+pub fn is_parquet_by_name(source: &Source, mode: ParquetMode) -> Option<bool> {
     match (mode, source) {
-        (ParquetMode::Always, _) => true,
-        (ParquetMode::Never, _) | (ParquetMode::Auto, Source::Stdin) => false,
-        (ParquetMode::Auto, Source::File(path)) => {
-            has_parquet_name(path) || has_parquet_magic(path)
-        }
+        (ParquetMode::Always, _) => Some(true),
+        (ParquetMode::Never, _) | (ParquetMode::Auto, Source::Stdin) => Some(false),
+        (ParquetMode::Auto, Source::File(path)) => has_parquet_name(path).then_some(true),
     }
 }
 
