@@ -91,7 +91,7 @@ pub fn main() -> ExitCode {
     #[cfg(debug_assertions)]
     hooks::report_peak_memory();
     outcome.unwrap_or_else(|failure| {
-        eprintln!("utf8: {failure}");
+        failure::tell(&failure);
         failure.exit_code()
     })
 }
