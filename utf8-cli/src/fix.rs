@@ -30,8 +30,9 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 pub struct Args {
     #[command(flatten)]
     ruleset: RulesetArg,
-    /// Write here instead of standard output: never the input itself, named by
-    /// its path or redirected to standard input (see --in-place)
+    /// Write here instead of standard output (- writes to standard output,
+    /// as the PATH - reads standard input): never the input itself, named
+    /// by its path or redirected to standard input (see --in-place)
     #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
     output: Option<PathBuf>,
     /// Delete each invalid part instead of replacing it with U+FFFD. Under
@@ -71,7 +72,12 @@ impl WithRuleset for FixInput<'_> {
 
 fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let source = Source::from_arg(&args.path);
-    if let Some(output) = &args.output {
+    // `-o -` is standard output, as `iconv -o -` has it, not a file named `-`.
+    let output = args
+        .output
+        .as_deref()
+        .filter(|&output| output != Path::new("-"));
+    if let Some(output) = output {
         refuse_writing_over_the_input(&source, output)?;
     }
     let in_place = match (&source, args.in_place) {
@@ -90,7 +96,7 @@ fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let mut input = source.open().map_err(Failure::Usage)?;
     let cannot_write =
         |to: &str, e: std::io::Error| Failure::Usage(format!("cannot write {to}: {e}"));
-    match (in_place, &args.output) {
+    match (in_place, output) {
         (Some(path), _) => {
             // A valid input is left untouched: find out before writing anything.
             if stream::<R, _>(&mut input, &mut buffer, &mut FirstError)
