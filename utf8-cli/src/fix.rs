@@ -45,8 +45,10 @@ pub struct Args {
     /// it over the input (a valid input is left untouched). Only a regular
     /// file is replaced. It keeps its permissions, and its owner and group
     /// where the user may give them (root may), else its group where the user
-    /// is in it, else it becomes the user's, as with `sed -i`. A symbolic
-    /// link stays a link: the file it points to is replaced
+    /// is in it, else it becomes the user's, as with `sed -i`; on Linux it
+    /// keeps its extended attributes (its ACL, its SELinux label) where the
+    /// file system holds them. A symbolic link stays a link: the file it
+    /// points to is replaced
     #[arg(long)]
     in_place: bool,
     /// The file to fix; `-` reads standard input
@@ -197,7 +199,8 @@ fn write_failure(halt: Halt<std::io::Error>, to: &str) -> Failure {
 /// Replaces the file at `path` with what `write` writes, never leaving it
 /// half-written: the new contents go to a temporary file in the same
 /// directory (so that the rename stays on one file system), which then takes
-/// the input's owner, group and permissions and is renamed over it.
+/// the input's owner, group, extended attributes (its ACL among them) and
+/// permissions and is renamed over it.
 ///
 /// A symbolic link is followed to the file it names: renamed over the link
 /// itself, the temporary file would turn the link into a regular file and
@@ -236,6 +239,11 @@ fn replace_file(
     // set-group-ID bits, which the permissions then set again.
     #[cfg(unix)]
     keep_owner(temporary.as_file(), &metadata);
+    // After the owner, whose change takes a `security.capability` attribute
+    // away; before the permissions, which set the ACL's mask to the group
+    // bits the file had, as the old file's ACL has it.
+    #[cfg(target_os = "linux")]
+    crate::xattrs::copy(&target, temporary.as_file()).map_err(|(step, e)| cannot(&step, e))?;
     temporary
         .as_file()
         .set_permissions(metadata.permissions())

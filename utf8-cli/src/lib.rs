@@ -29,6 +29,8 @@ mod spec;
 mod stream;
 mod tables;
 mod walk;
+#[cfg(target_os = "linux")]
+mod xattrs;
 
 use std::process::ExitCode;
 
