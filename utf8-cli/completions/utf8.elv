@@ -67,10 +67,10 @@ set edit:completion:arg-completer[utf8] = {|@words|
         }
         &'utf8;fix'= {
             cand --ruleset 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279'
-            cand -o 'Write here instead of standard output: never the input itself, named by its path or redirected to standard input (see --in-place)'
-            cand --output 'Write here instead of standard output: never the input itself, named by its path or redirected to standard input (see --in-place)'
+            cand -o 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)'
+            cand --output 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)'
             cand --drop 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there'
-            cand --in-place 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). Only a regular file is replaced. It keeps its permissions, and its owner and group where the user may give them (root may), else its group where the user is in it, else it becomes the user''s, as with `sed -i`. A symbolic link stays a link: the file it points to is replaced'
+            cand --in-place 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). Only a regular file is replaced. It keeps its permissions, and its owner and group where the user may give them (root may), else its group where the user is in it, else it becomes the user''s, as with `sed -i`; on Linux it keeps its extended attributes (its ACL, its SELinux label) where the file system holds them. A symbolic link stays a link: the file it points to is replaced'
             cand -h 'Print help'
             cand --help 'Print help'
         }

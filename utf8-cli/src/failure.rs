@@ -46,3 +46,13 @@ pub fn print(text: &str) -> Result<(), Failure> {
         _ => Ok(()),
     }
 }
+
+/// Writes `utf8: MESSAGE` on standard error. A message that cannot be
+/// written there (a full disk, a reader that is gone) is lost, and the
+/// command goes on to end with the status its failure has, as grep does:
+/// `eprintln!` would panic instead, and a panic's status, 101, is none of
+/// the documented ones.
+pub fn tell(message: &dyn fmt::Display) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "utf8: {message}");
+}

@@ -30,8 +30,9 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 pub struct Args {
     #[command(flatten)]
     ruleset: RulesetArg,
-    /// Write here instead of standard output: never the input itself, named by
-    /// its path or redirected to standard input (see --in-place)
+    /// Write here instead of standard output (- writes to standard output,
+    /// as the PATH - reads standard input): never the input itself, named
+    /// by its path or redirected to standard input (see --in-place)
     #[arg(short, long, value_name = "OUT", conflicts_with = "in_place")]
     output: Option<PathBuf>,
     /// Delete each invalid part instead of replacing it with U+FFFD. Under
@@ -44,8 +45,10 @@ pub struct Args {
     /// it over the input (a valid input is left untouched). Only a regular
     /// file is replaced. It keeps its permissions, and its owner and group
     /// where the user may give them (root may), else its group where the user
-    /// is in it, else it becomes the user's, as with `sed -i`. A symbolic
-    /// link stays a link: the file it points to is replaced
+    /// is in it, else it becomes the user's, as with `sed -i`; on Linux it
+    /// keeps its extended attributes (its ACL, its SELinux label) where the
+    /// file system holds them. A symbolic link stays a link: the file it
+    /// points to is replaced
     #[arg(long)]
     in_place: bool,
     /// The file to fix; `-` reads standard input
@@ -71,7 +74,12 @@ impl WithRuleset for FixInput<'_> {
 
 fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let source = Source::from_arg(&args.path);
-    if let Some(output) = &args.output {
+    // `-o -` is standard output, as `iconv -o -` has it, not a file named `-`.
+    let output = args
+        .output
+        .as_deref()
+        .filter(|&output| output != Path::new("-"));
+    if let Some(output) = output {
         refuse_writing_over_the_input(&source, output)?;
     }
     let in_place = match (&source, args.in_place) {
@@ -90,7 +98,7 @@ fn fix<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
     let mut input = source.open().map_err(Failure::Usage)?;
     let cannot_write =
         |to: &str, e: std::io::Error| Failure::Usage(format!("cannot write {to}: {e}"));
-    match (in_place, &args.output) {
+    match (in_place, output) {
         (Some(path), _) => {
             // A valid input is left untouched: find out before writing anything.
             if stream::<R, _>(&mut input, &mut buffer, &mut FirstError)
@@ -191,7 +199,8 @@ fn write_failure(halt: Halt<std::io::Error>, to: &str) -> Failure {
 /// Replaces the file at `path` with what `write` writes, never leaving it
 /// half-written: the new contents go to a temporary file in the same
 /// directory (so that the rename stays on one file system), which then takes
-/// the input's owner, group and permissions and is renamed over it.
+/// the input's owner, group, extended attributes (its ACL among them) and
+/// permissions and is renamed over it.
 ///
 /// A symbolic link is followed to the file it names: renamed over the link
 /// itself, the temporary file would turn the link into a regular file and
@@ -230,6 +239,11 @@ fn replace_file(
     // set-group-ID bits, which the permissions then set again.
     #[cfg(unix)]
     keep_owner(temporary.as_file(), &metadata);
+    // After the owner, whose change takes a `security.capability` attribute
+    // away; before the permissions, which set the ACL's mask to the group
+    // bits the file had, as the old file's ACL has it.
+    #[cfg(target_os = "linux")]
+    crate::xattrs::copy(&target, temporary.as_file()).map_err(|(step, e)| cannot(&step, e))?;
     temporary
         .as_file()
         .set_permissions(metadata.permissions())

@@ -30,6 +30,8 @@ mod spec;
 mod stream;
 mod tables;
 mod walk;
+#[cfg(target_os = "linux")]
+mod xattrs;
 
 use std::process::ExitCode;
 
@@ -95,7 +97,7 @@ pub fn main() -> ExitCode {
     #[cfg(debug_assertions)]
     hooks::report_peak_memory();
     outcome.unwrap_or_else(|failure| {
-        eprintln!("utf8: {failure}");
+        failure::tell(&failure);
         failure.exit_code()
     })
 }

@@ -13,6 +13,9 @@ const REDRAW_EVERY: Duration = Duration::from_millis(100);
 pub struct Progress {
     /// Where the line is drawn: standard error when it is a terminal.
     terminal: Option<Box<dyn Write>>,
+    /// The terminal's width in columns, asked at each redraw: the user may
+    /// resize the window meanwhile.
+    width: fn() -> Option<usize>,
     show_after: Duration,
     redraw_every: Duration,
     started: Instant,
@@ -32,22 +35,25 @@ impl Progress {
             .then(|| Box::new(std::io::stderr()) as Box<dyn Write>);
         Progress::on(
             terminal,
+            terminal_width,
             [SHOW_AFTER, REDRAW_EVERY],
             file_count,
             total_bytes,
         )
     }
 
-    /// A line drawn on `terminal`, if any, from `show_after` on, at most
-    /// once every `redraw_every`.
+    /// A line drawn on `terminal`, if any, `width` columns wide, from
+    /// `show_after` on, at most once every `redraw_every`.
     fn on(
         terminal: Option<Box<dyn Write>>,
+        width: fn() -> Option<usize>,
         [show_after, redraw_every]: [Duration; 2],
         file_count: usize,
         total_bytes: Option<u64>,
     ) -> Progress {
         Progress {
             terminal,
+            width,
             show_after,
             redraw_every,
             started: Instant::now(),
@@ -85,6 +91,10 @@ impl Progress {
             self.bytes_before_this_file + done,
             self.total_bytes,
         );
+        let line = match (self.width)() {
+            Some(width) => cut_to(&line, width),
+            None => &line,
+        };
         if let Some(terminal) = &mut self.terminal {
             let _ = write!(terminal, "\r\x1b[2K{line}").and_then(|()| terminal.flush());
         }
@@ -132,6 +142,41 @@ fn line(files_done: usize, file_count: usize, done: u64, total: Option<u64>) -> 
     line
 }
 
+/// `line` cut to leave the last of `width` columns free: a line that wraps
+/// onto a second row, or fills the row to its end (where some terminals
+/// wrap at the next character), is not taken back by the `\r` of the next
+/// redraw, and each redraw would leave a stale row above it. The line's
+/// characters each take one column (digits, letters, units).
+fn cut_to(line: &str, width: usize) -> &str {
+    match line.char_indices().nth(width.saturating_sub(1)) {
+        Some((end, _)) => &line[..end],
+        None => line,
+    }
+}
+
+/// The width of the terminal standard error is on: as the terminal says it
+/// (`TIOCGWINSZ`), else as `COLUMNS` says, else unknown and the line is
+/// not cut.
+fn terminal_width() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `winsize` is plain integers, for which zero is a value.
+        let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+        // SAFETY: TIOCGWINSZ writes one `winsize` through the pointer,
+        // which points at one that outlives the call.
+        let asked = unsafe { libc::ioctl(libc::STDERR_FILENO, libc::TIOCGWINSZ, &mut size) };
+        if asked == 0 && size.ws_col > 0 {
+            return Some(usize::from(size.ws_col));
+        }
+    }
+    std::env::var("COLUMNS")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&width| width > 0)
+}
+
 fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
@@ -172,7 +217,13 @@ pub mod tests {
         /// A line drawn on `screen` at every chance.
         pub fn on_screen(screen: &Screen, file_count: usize, total: Option<u64>) -> Progress {
             let terminal = Box::new(screen.clone());
-            Progress::on(Some(terminal), [Duration::ZERO; 2], file_count, total)
+            Progress::on(
+                Some(terminal),
+                || None,
+                [Duration::ZERO; 2],
+                file_count,
+                total,
+            )
         }
     }
 
@@ -181,6 +232,39 @@ pub mod tests {
         assert_eq!(human_bytes(512), "512 B");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn the_line_is_cut_to_leave_the_last_column_free() {
+        let line = "checked 1/2 files, 61.0 KiB of 9.0 MiB (0%)";
+        assert_eq!(cut_to(line, 30), "checked 1/2 files, 61.0 KiB o");
+        assert_eq!(cut_to(line, 30).chars().count(), 29);
+        assert_eq!(cut_to(line, line.len() + 1), line);
+        assert_eq!(cut_to(line, line.len()), &line[..line.len() - 1]);
+        assert_eq!(cut_to(line, 1), "");
+        assert_eq!(cut_to(line, 0), "");
+    }
+
+    #[test]
+    fn the_line_is_cut_by_characters_not_bytes() {
+        // Two-byte characters: a cut by bytes would land inside one, or
+        // keep half as many characters as there are columns.
+        assert_eq!(cut_to("éééééé", 4), "ééé");
+    }
+
+    #[test]
+    fn a_line_drawn_on_a_narrow_terminal_fits_on_one_row() {
+        let screen = Screen::default();
+        let mut progress = Progress::on(
+            Some(Box::new(screen.clone())),
+            || Some(20),
+            [Duration::ZERO; 2],
+            2,
+            Some(10 << 20),
+        );
+        progress.at(5 << 20);
+        let drawn = String::from_utf8(screen.0.borrow().clone()).unwrap();
+        assert_eq!(drawn, "\r\x1b[2Kchecked 0/2 files, ");
     }
 
     #[test]

@@ -148,6 +148,29 @@ fn output_goes_to_the_named_file() {
 }
 
 #[test]
+fn a_dash_as_the_output_is_standard_output_not_a_file_named_dash() {
+    let dir = scratch();
+    write(dir.path(), "notes.txt", b"caf\xE9\n");
+    for input in ["notes.txt", "-"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_utf8"))
+            .args(["fix", input, "-o", "-"])
+            .current_dir(dir.path())
+            .stdin(std::fs::File::open(dir.path().join("notes.txt")).unwrap())
+            .output()
+            .expect("the utf8 binary runs");
+        assert_eq!(
+            succeeded(output),
+            "caf\u{FFFD}\n".as_bytes(),
+            "input {input}"
+        );
+        assert!(
+            !dir.path().join("-").exists(),
+            "utf8 fix {input} -o - made a file named -"
+        );
+    }
+}
+
+#[test]
 fn in_place_replaces_the_file_and_leaves_no_temporary_file() {
     let dir = scratch();
     let input = write(dir.path(), "notes.txt", b"caf\xE9 \xC3\xA9\n");

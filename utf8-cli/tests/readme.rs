@@ -5,15 +5,16 @@
 //! (0 without one).
 //!
 //! Of the repository README the section alone is run: the other sections are
-//! not about this command. Each runs in a scratch directory holding the files
-//! the examples name, made here rather than checked in because one is named
-//! with a byte that is not UTF-8 and another holds a NUL.
+//! not about this command. Each runs in a scratch copy of `data/examples/`,
+//! the files the examples name, from which a reader runs them as written;
+//! the copy also gets `names/`, which is made here rather than checked in
+//! because its file is named with a byte that is not UTF-8.
 
 mod common;
 
 use std::path::Path;
 
-use common::{scratch, write};
+use common::scratch;
 
 const README: &str = include_str!("../../README.md");
 
@@ -30,43 +31,41 @@ fn section() -> &'static str {
     &rest[..end]
 }
 
-/// The files the examples name.
+/// The examples' files, shipped in the repository for a reader to run them.
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/examples");
+
+/// The files the examples name, copied to `root`.
 fn example_files(root: &Path) {
-    write(
-        root,
-        "notes.txt",
-        b"caf\xC3\xA9 ok\n\
-          overlong \xC0\xAF slash\n\
-          surrogate \xED\xA0\x80 half\n\
-          cut \xF0\x9F\x92",
-    );
-    write(root, "good.txt", "Grüße, 世界 💖\n".as_bytes());
-    write(root, "docs/guide/intro.txt", b"na\xEFve\n");
-    write(root, "docs/guide/ok.txt", b"fine\n");
-    write(root, "docs/latin1.txt", b"fa\xE7ade\n");
-    write(root, "docs/.draft.txt", b"\xFF\n");
-    write(root, "docs/.ignore", b"build/\n");
-    write(root, "docs/build/out.txt", b"\xFE\n");
-    write(
-        root,
-        "docs/logo.png",
-        b"\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR",
-    );
-    write_orders(&root.join("orders.parquet"));
+    copy_tree(Path::new(EXAMPLES), root);
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt as _;
-        // café.txt, its name written in Latin-1.
+        // café.txt, its name written in Latin-1, as the manual says to make it.
         let name = std::ffi::OsStr::from_bytes(b"caf\xE9.txt");
         std::fs::create_dir_all(root.join("names")).unwrap();
         std::fs::write(root.join("names").join(name), b"ok \xE9\n").unwrap();
     }
 }
 
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("make the copy's directory");
+    for entry in std::fs::read_dir(from).expect("the examples' directory") {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy an example file");
+        }
+    }
+}
+
 /// A Parquet file of four orders in two row groups, written as a foreign
 /// writer would: a string column holding a Latin-1 name, and a binary one
-/// holding a value cut inside a character.
-fn write_orders(path: &Path) {
+/// holding a value cut inside a character. Its writer is named in the file
+/// as this test, not the parquet crate's version, so that a new version
+/// writes the same bytes.
+fn orders() -> Vec<u8> {
     use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
     use parquet::file::properties::WriterProperties;
     use parquet::file::writer::SerializedFileWriter;
@@ -75,9 +74,10 @@ fn write_orders(path: &Path) {
     let schema = "message orders { REQUIRED INT64 id; \
         REQUIRED BYTE_ARRAY customer (STRING); OPTIONAL BYTE_ARRAY note; }";
     let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
-    let sink = std::fs::File::create(path).unwrap();
-    let properties = Arc::new(WriterProperties::builder().build());
-    let mut writer = SerializedFileWriter::new(sink, schema, properties).unwrap();
+    let properties = WriterProperties::builder()
+        .set_created_by("utf8-cli/tests/readme.rs".to_owned())
+        .build();
+    let mut writer = SerializedFileWriter::new(Vec::new(), schema, Arc::new(properties)).unwrap();
     // Each row: the customer, and the note if there is one.
     type Row = (&'static [u8], Option<&'static [u8]>);
     let groups: [[Row; 2]; 2] = [
@@ -117,7 +117,22 @@ fn write_orders(path: &Path) {
         column.close().unwrap();
         group.close().unwrap();
     }
-    writer.close().unwrap();
+    writer.into_inner().unwrap()
+}
+
+#[test]
+fn the_shipped_parquet_example_is_the_one_the_test_writes() {
+    let path = Path::new(EXAMPLES).join("orders.parquet");
+    let written = orders();
+    if std::env::var_os("UTF8_BLESS").is_some() {
+        std::fs::write(&path, &written).expect("write data/examples/orders.parquet");
+    }
+    let shipped = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        shipped == written,
+        "data/examples/orders.parquet is stale or missing: run \
+         `UTF8_BLESS=1 cargo test -p utf8-cli --test readme` to write it again"
+    );
 }
 
 #[cfg(unix)]
@@ -157,6 +172,28 @@ fn the_manual_holds_examples_of_every_subcommand() {
         assert!(
             MANUAL.contains(&format!("\n$ utf8 {command} ")),
             "no example of `utf8 {command}`"
+        );
+    }
+}
+
+#[test]
+fn the_manual_has_a_whole_commands_table_and_a_heading_for_every_subcommand() {
+    let table_start = MANUAL.find("\n| command |").expect("the commands table") + 1;
+    let table = MANUAL[table_start..]
+        .split("\n\n")
+        .next()
+        .expect("the table ends at a blank line");
+    for line in table.lines() {
+        assert!(line.starts_with('|'), "a line inside the table: {line}");
+    }
+    for command in ["check", "fix", "derive", "tables"] {
+        assert!(
+            table.contains(&format!("| `utf8 {command} ")),
+            "no row for `utf8 {command}`"
+        );
+        assert!(
+            MANUAL.contains(&format!("\n## `utf8 {command}`\n")),
+            "no heading for `utf8 {command}`"
         );
     }
 }

@@ -138,7 +138,7 @@ impl<W: Write> Report<'_, W> {
         // Errors already reported come first; a write failure here shows
         // again, and is reported, at the next write or the final flush.
         let _ = self.out.flush();
-        eprintln!("utf8: {message}");
+        crate::failure::tell(&message);
     }
 
     pub(super) fn flush(&mut self) -> Result<(), Stop> {

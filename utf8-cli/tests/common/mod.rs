@@ -43,12 +43,25 @@ pub fn utf8_on_threads_within_ten_seconds(threads: usize, args: &[&str]) -> Outp
     )
 }
 
+/// [`utf8_within_ten_seconds`] with standard error sent to `stderr`
+/// (`/dev/full`, a pipe whose reader is gone) instead of read: the
+/// output's `stderr` is empty.
+pub fn utf8_with_stderr_within_ten_seconds(stderr: Stdio, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_utf8"));
+    command.args(args).stderr(stderr);
+    run_within_ten_seconds(&mut command)
+}
+
 fn within_ten_seconds(command: &mut Command) -> Output {
+    run_within_ten_seconds(command.stderr(Stdio::piped()))
+}
+
+/// Runs `command` with its standard error as it is set: read when piped.
+fn run_within_ten_seconds(command: &mut Command) -> Output {
     let args: Vec<_> = command.get_args().map(|arg| arg.to_owned()).collect();
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("the utf8 binary runs");
     let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
@@ -59,7 +72,10 @@ fn within_ten_seconds(command: &mut Command) -> Output {
         })
     };
     let stdout = drain(Box::new(child.stdout.take().expect("piped")));
-    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|pipe| drain(Box::new(pipe) as Box<dyn std::io::Read + Send>));
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("the child is there") {
@@ -75,7 +91,7 @@ fn within_ten_seconds(command: &mut Command) -> Output {
     Output {
         status,
         stdout: stdout.join().expect("stdout read"),
-        stderr: stderr.join().expect("stderr read"),
+        stderr: stderr.map_or_else(Vec::new, |stderr| stderr.join().expect("stderr read")),
     }
 }
 
