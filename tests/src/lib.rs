@@ -1,13 +1,14 @@
 //! Shared helpers of the test suites: input generators, reference loaders,
 //! the verdict every suite compares and its references ([`oracles`]), what
-//! the column API should answer ([`columns`]), the
-//! cases of the bounds suites ([`catalogue`]), and the proptest strategy of
+//! the column API should answer ([`columns`]), a test binary run again at
+//! each vector level ([`levels`]), the cases of the bounds suites ([`catalogue`]), and the proptest strategy of
 //! [`mutation`]s that turn valid input into nearly valid input (applied by
 //! [`mutate`]).
 
 pub mod catalogue;
 pub mod columns;
 pub mod dialect_text;
+pub mod levels;
 pub mod oracles;
 
 pub use catalogue::Hex;

@@ -24,6 +24,7 @@ use utf8_tests::columns::{
     CESU8, RFC3629, WTF8, check_every_layout, check_offsets, check_offsets_every_type, check_page,
     check_views, page_of, view_of, views_back_to_back, views_of,
 };
+use utf8_tests::levels::{each_lower_level, this_run};
 use utf8_tests::{each_ruleset, proptest_config};
 
 // ---------------------------------------------------------------------------
@@ -211,7 +212,7 @@ fn build(spec: &ColumnSpec) -> Built {
 // Random columns.
 
 proptest! {
-    #![proptest_config(proptest_config(96))]
+    #![proptest_config(proptest_config(this_run().cases(96)))]
 
     #[test]
     fn every_entry_point_of_every_layout_agrees_with_the_per_row_reference_on_random_columns(
@@ -227,6 +228,7 @@ proptest! {
 
 #[test]
 fn a_code_point_split_across_neighbouring_rows_makes_both_rows_invalid() {
+    this_run();
     // DuckDB's case: "café" cut inside "é", then a row starting with its tail.
     let rows: [&[u8]; 4] = [b"ok", b"caf\xC3", b"\xA9lait", b""];
     check_every_layout(&rows, None, b"", b"", 1);
@@ -257,6 +259,7 @@ fn a_code_point_split_across_neighbouring_rows_makes_both_rows_invalid() {
 
 #[test]
 fn null_rows_over_invalid_bytes_are_skipped_at_any_bit_offset() {
+    this_run();
     let rows: [&[u8]; 5] = [b"\xFF", b"ok", b"caf\xC3", b"\xA9lait", b"\xED\xA0\x80"];
     for offset in 0..20 {
         for pattern in 0u8..32 {
@@ -273,6 +276,7 @@ fn null_rows_over_invalid_bytes_are_skipped_at_any_bit_offset() {
 
 #[test]
 fn bytes_before_and_after_a_sliced_offsets_column_are_never_read() {
+    this_run();
     // Each byte outside the slice would complete or break the row beside it.
     let rows: [&[u8]; 3] = [b"\xA9abc", "é".as_bytes(), b"abc\xC3"];
     for before in BEFORE {
@@ -289,6 +293,7 @@ fn bytes_before_and_after_a_sliced_offsets_column_are_never_read() {
 
 #[test]
 fn each_malformed_offsets_layout_is_named_with_its_row() {
+    this_run();
     use utf8_core::column::{Column, Offsets};
     let values = b"hello";
     let cases: &[(&[i128], usize, Layout)] = &[
@@ -328,6 +333,7 @@ fn each_malformed_offsets_layout_is_named_with_its_row() {
 
 #[test]
 fn a_null_bitmap_too_short_is_refused_at_the_first_row_without_a_bit() {
+    this_run();
     use utf8_core::column::{Nulls, Offsets, PlainPage, Views};
     let _ = PlainPage::new(b"", 0).unwrap();
     for rows in [0usize, 1, 7, 8, 9, 255, 256, 257] {
@@ -374,6 +380,7 @@ fn a_null_bitmap_too_short_is_refused_at_the_first_row_without_a_bit() {
 
 #[test]
 fn bytes_between_strings_of_a_data_buffer_are_never_read_with_them() {
+    this_run();
     // Two long strings of one buffer with a byte between them that would
     // end the first one's "中" (E4 B8 AD): the first is invalid, whether
     // the byte belongs to no row or to a null one; so is a string that
@@ -407,6 +414,7 @@ fn bytes_between_strings_of_a_data_buffer_are_never_read_with_them() {
 
 #[test]
 fn each_malformed_view_is_named_with_its_row() {
+    this_run();
     use utf8_core::column::Views;
     let long = b"a string of thirty bytes, long";
     let buffers: [&[u8]; 2] = [long, b"\xC3\xA9 another buffer"];
@@ -468,6 +476,7 @@ fn each_malformed_view_is_named_with_its_row() {
 
 #[test]
 fn a_page_cut_inside_a_length_or_a_value_is_truncated_at_that_row() {
+    this_run();
     use utf8_core::column::PlainPage;
     let rows: [&[u8]; 3] = [b"ok", b"", "caf\u{e9}".as_bytes()];
     let page = page_of(&rows, b"");
@@ -569,7 +578,7 @@ fn damage() -> impl Strategy<Value = Damage> {
 }
 
 proptest! {
-    #![proptest_config(proptest_config(512))]
+    #![proptest_config(proptest_config(this_run().cases(512)))]
 
     #[test]
     fn damaged_layouts_are_the_right_layout_error_or_agree_with_the_per_row_reference(
@@ -762,6 +771,14 @@ fn check_batches(rows: &[Vec<u8>], nulls: Option<(&[u8], usize)>) {
 
 #[test]
 fn columns_at_the_batch_edges_agree_with_the_per_row_reference() {
+    // A sample: one row, and a count past the edges of each kind of batch
+    // (1025), edited at both rows of each edge only.
+    let sample = this_run().sample;
+    let counts: &[usize] = if sample {
+        &[1, 1025]
+    } else {
+        &[0, 1, 511, 512, 513, 1023, 1024, 1025, 2049]
+    };
     // Rows of one length each, and rows of mixed lengths either side of the
     // inline limit (12) and the copying limit.
     let mixed = [0usize, 5, 256, 257, 13, 255, 12, 1];
@@ -771,7 +788,7 @@ fn columns_at_the_batch_edges_agree_with_the_per_row_reference() {
         .chain([Box::new(move |row: usize| mixed[row % mixed.len()]) as Box<_>])
         .collect();
     for len_of in &shapes {
-        for count in [0usize, 1, 511, 512, 513, 1023, 1024, 1025, 2049] {
+        for &count in counts {
             let rows: Vec<Vec<u8>> = (0..count).map(|row| row_of(len_of(row))).collect();
             // The first row of each batch (and the last row of the one
             // before), for either check: the copying check's batches of
@@ -788,7 +805,12 @@ fn columns_at_the_batch_edges_agree_with_the_per_row_reference() {
             let lasts: Vec<usize> = edges.iter().map(|e| e.saturating_sub(1)).collect();
             let both = [lasts.clone(), edges.clone()].concat();
             check_batches(&rows, None);
-            for at in [&lasts, &edges, &both] {
+            let ats = if sample {
+                vec![&both]
+            } else {
+                vec![&lasts, &edges, &both]
+            };
+            for at in ats {
                 for edit in [
                     Edit::TruncatedEnd,
                     Edit::SplitWithNext,
@@ -830,4 +852,16 @@ where
             "{offsets:?}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// Levels.
+
+/// The column API picks its vector level itself: every test above runs
+/// again at each level this CPU has below its own (AVX-512 without VBMI2's
+/// views kernel, AVX2, SSE4.1, none), a sample of its cases, each level in
+/// a process of its own (`utf8_tests::levels`).
+#[test]
+fn every_test_here_passes_at_each_lower_vector_level_this_cpu_has() {
+    each_lower_level("every_test_here_passes_at_each_lower_vector_level_this_cpu_has");
 }

@@ -49,9 +49,7 @@ pub enum Level {
 pub fn level() -> Level {
     #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
     {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        // 0 until detected; then a `Level` as its `u8`.
-        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        use core::sync::atomic::Ordering;
         match LEVEL.load(Ordering::Relaxed) {
             5 => Level::Avx512,
             3 => Level::Avx2,
@@ -59,8 +57,17 @@ pub fn level() -> Level {
             1 => Level::Portable,
             _ => {
                 let detected = detect_x86_level();
-                LEVEL.store(detected as u8, Ordering::Relaxed);
-                detected
+                // The first answer stays, whether detected here or set by
+                // `cap`: the level never changes under a caller's feet.
+                match LEVEL.compare_exchange(
+                    0,
+                    detected as u8,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => detected,
+                    Err(_) => level(),
+                }
             }
         }
     }
@@ -68,6 +75,38 @@ pub fn level() -> Level {
     {
         compile_time_level()
     }
+}
+
+/// [`level`]'s answer: 0 until detected (or capped); then a `Level` as its
+/// `u8`.
+#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// `has_vbmi2`'s answer, in `detected_once`'s form.
+#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+static VBMI2: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Holds [`level`] to at most `cap`, and [`has_vbmi2`] to no unless
+/// `vbmi2`, process-wide from now on (`crate::paths::cap_level`). Only
+/// ever below what the CPU has: the capped answers are the detected ones
+/// at most, so no code runs with a feature the CPU lacks. Nothing without
+/// `std` or off x86, where the level is fixed at compile time.
+pub(crate) fn cap(cap: Level, vbmi2: bool) {
+    #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+    {
+        use core::sync::atomic::Ordering;
+        let detected = detect_x86_level();
+        let capped = match cap {
+            Level::Neon => Level::Portable,
+            cap if level_rank(cap) < level_rank(detected) => cap,
+            _ => detected,
+        };
+        let vbmi2 = vbmi2 && capped == Level::Avx512 && detect_vbmi2();
+        LEVEL.store(capped as u8, Ordering::Relaxed);
+        VBMI2.store(1 + u8::from(vbmi2), Ordering::Relaxed);
+    }
+    #[cfg(not(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86"))))]
+    let _ = (cap, vbmi2);
 }
 
 #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
@@ -168,15 +207,17 @@ pub(crate) fn has_bmi2() -> bool {
 pub(crate) fn has_vbmi2() -> bool {
     #[cfg(feature = "std")]
     {
-        static VBMI2: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-        detected_once(&VBMI2, || {
-            std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("popcnt")
-        })
+        detected_once(&VBMI2, detect_vbmi2)
     }
     #[cfg(not(feature = "std"))]
     {
         cfg!(target_feature = "avx512vbmi2") && cfg!(target_feature = "popcnt")
     }
+}
+
+#[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "x86")))]
+fn detect_vbmi2() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi2") && std::is_x86_feature_detected!("popcnt")
 }
 
 /// `detect`'s answer, asked once and kept in `cell`: 0 until asked, then 1
@@ -190,8 +231,16 @@ fn detected_once(cell: &core::sync::atomic::AtomicU8, detect: fn() -> bool) -> b
         2 => true,
         _ => {
             let detected = detect();
-            cell.store(1 + u8::from(detected), Ordering::Relaxed);
-            detected
+            // The first answer stays (`cap` may have given one meanwhile).
+            match cell.compare_exchange(
+                0,
+                1 + u8::from(detected),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => detected,
+                Err(stored) => stored == 2,
+            }
         }
     }
 }

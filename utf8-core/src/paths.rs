@@ -28,6 +28,18 @@ pub fn cap_column_kernels_at_avx2(capped: bool) {
     let _ = capped;
 }
 
+/// Holds everything that picks its own level (`cpu::level()`, and through
+/// it `from_utf8`, every ruleset and the column API) to at most `level`,
+/// with the views' AVX-512 VBMI2 kernel used only if `vbmi2` as well,
+/// process-wide from now on: for the tests of the column API, which
+/// chooses its level inside and is run once per level the CPU has, each
+/// level in a process of its own. A level is only ever lowered: past the
+/// CPU's, it is the CPU's. Nothing where the level is fixed at compile
+/// time (without `std`, or off x86).
+pub fn cap_level(level: crate::cpu::Level, vbmi2: bool) {
+    crate::cpu::cap(level, vbmi2);
+}
+
 /// Any ruleset on `path`: the vector levels give `None` where `R` has no
 /// vector check of its own (see [`by_utf8_shortcut`] for those that run on
 /// RFC 3629's).
