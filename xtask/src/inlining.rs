@@ -11,6 +11,11 @@
 //! (`shift::exact::<Rfc3629>`), so that moving a function to another
 //! module leaves the expectation true.
 //!
+//! A function expected to be inlined is expected by its absence, which
+//! proves nothing of a name that names nothing: each such name must also
+//! be a function defined in `utf8-core/src`, and the kernels the views'
+//! helpers are inlined into must be in the probe ([`LINKED`]).
+//!
 //! When a change of shape is meant, update the expectation here in the
 //! same commit, and say why in `docs/performance.md`.
 
@@ -128,6 +133,37 @@ pub const INLINED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Functions the probe must link, and why: the views' kernels, into which
+/// the `view_scan::x86` helpers of [`INLINED`] are inlined, so that those
+/// helpers' absence says that they were inlined, not that nothing calls
+/// them.
+pub const LINKED: &[(&str, &str)] = &[
+    (
+        "view_scan::x86::layout_avx2",
+        "AVX2's layout scan of a views column (`Views::validated`'s slow path)",
+    ),
+    (
+        "view_scan::x86::copy_avx2",
+        "AVX2's copy of a batch's inline views",
+    ),
+    (
+        "view_scan::x86::pack_avx2::<true>",
+        "AVX2's packing of a batch's inline strings, padding tested",
+    ),
+    (
+        "view_scan::x86::layout_avx512",
+        "AVX-512's layout scan of a views column",
+    ),
+    (
+        "view_scan::x86::copy_avx512",
+        "AVX-512's copy of a batch's inline views",
+    ),
+    (
+        "view_scan::x86::pack_vbmi2::<true>",
+        "AVX-512 VBMI2's packing of a batch's inline strings, padding tested",
+    ),
+];
+
 /// `(caller, callee, why)`: calls that the caller must make itself, which
 /// shows what was inlined into it.
 pub const CALLS: &[(&str, &str, &str)] = &[
@@ -201,7 +237,78 @@ fn check(root: &Path) -> Result<Report, String> {
     let code = objdump(&binary, &["-d", "--no-show-raw-insn", "-C"])?;
     let relocations = objdump(&binary, &["-R"])?;
     let program = Program::parse(&symbols, &code, &relocations);
-    Ok(program.report(group))
+    let mut report = program.report(group);
+    report
+        .heading("inlined functions defined in utf8-core/src (a name that matches none is stale):");
+    let sources = rust_sources(&root.join("utf8-core/src"))?;
+    for (pattern, _) in INLINED {
+        let defined = defined_in(&sources, pattern);
+        let message = if defined {
+            format!("{pattern}: defined")
+        } else {
+            format!(
+                "{pattern}: no function of that name in utf8-core/src: renamed or moved? \
+                 An expectation that names nothing always holds; name the function as it is now"
+            )
+        };
+        report.line(defined, message);
+    }
+    Ok(report)
+}
+
+/// Every `.rs` file under `directory`, with its module path (the file's
+/// path without `.rs`, `mod.rs` and `lib.rs`) and its text.
+fn rust_sources(directory: &Path) -> Result<Vec<(Vec<String>, String)>, String> {
+    fn walk(
+        directory: &Path,
+        modules: &[String],
+        found: &mut Vec<(Vec<String>, String)>,
+    ) -> Result<(), String> {
+        let entries =
+            std::fs::read_dir(directory).map_err(|e| format!("{}: {e}", directory.display()))?;
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into());
+            if path.is_dir() {
+                let inner = [modules, &[name]].concat();
+                walk(&path, &inner, found)?;
+            } else if let Some(stem) = name.strip_suffix(".rs") {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let module = match stem {
+                    "mod" | "lib" => modules.to_vec(),
+                    stem => [modules, &[stem.to_string()]].concat(),
+                };
+                found.push((module, text));
+            }
+        }
+        Ok(())
+    }
+    let mut found = Vec::new();
+    walk(directory, &[], &mut found)?;
+    Ok(found)
+}
+
+/// Whether `pattern` (last path segments, generic arguments left out)
+/// names a function defined in `sources`: a `fn NAME(` or `fn NAME<` in a
+/// file whose module path ends with the pattern's modules.
+fn defined_in(sources: &[(Vec<String>, String)], pattern: &str) -> bool {
+    let path = pattern.split("::<").next().unwrap_or(pattern);
+    let mut segments: Vec<&str> = path.split("::").collect();
+    let Some(name) = segments.pop() else {
+        return false;
+    };
+    sources.iter().any(|(module, text)| {
+        module.len() >= segments.len()
+            && module[module.len() - segments.len()..]
+                .iter()
+                .zip(&segments)
+                .all(|(a, b)| a == b)
+            && (text.contains(&format!("fn {name}(")) || text.contains(&format!("fn {name}<")))
+    })
 }
 
 /// `GROUP`, the blocks of a group in the main loop, read from the source.
@@ -446,6 +553,22 @@ impl Program {
                 );
             }
         }
+        out.heading("linked (the probe has them):");
+        for (pattern, why) in LINKED {
+            match self.find(pattern).first() {
+                Some(&address) => out.line(
+                    true,
+                    format!("{pattern}: {}", self.describe(address, pattern)),
+                ),
+                None => out.line(
+                    false,
+                    format!(
+                        "{pattern}: not in the probe (renamed, no longer linked by \
+                         utf8-core/examples/inlining_probe.rs, or inlined?). It must be linked: {why}"
+                    ),
+                ),
+            }
+        }
         out.heading("calls made by the caller itself:");
         for (caller, callee, why) in CALLS {
             let callers = self.find(caller);
@@ -673,6 +796,28 @@ mod tests {
             "utf8_core::dispatch::validate_after_lead::<utf8_core::Rfc3629>"
         ));
         assert!(!matches("lead", "std::lead"));
+    }
+
+    #[test]
+    fn an_inlined_name_must_name_a_function_of_that_module() {
+        let sources = vec![
+            (
+                vec!["column".to_string(), "view_scan".into(), "x86".into()],
+                "#[inline]\nfn inline_lanes(pair: __m256i) {}\n".to_string(),
+            ),
+            (
+                vec!["shift".to_string()],
+                "fn lead<R: Ruleset>() {}".to_string(),
+            ),
+        ];
+        assert!(defined_in(&sources, "view_scan::x86::inline_lanes"));
+        assert!(defined_in(&sources, "x86::inline_lanes"));
+        assert!(defined_in(&sources, "lead"));
+        assert!(defined_in(&sources, "shift::lead::<Rfc3629>"));
+        // Renamed, or in another module: names nothing.
+        assert!(!defined_in(&sources, "view_scan::x86::inline_lane"));
+        assert!(!defined_in(&sources, "view_scan::x86::lead"));
+        assert!(!defined_in(&sources, "avx2::inline_lanes"));
     }
 
     #[test]
