@@ -5,7 +5,6 @@
 mod common;
 
 use std::ops::Range;
-use utf8_arrow::arrow_array;
 
 use arrow_array::{
     Array, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, StringArray,

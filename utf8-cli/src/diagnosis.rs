@@ -42,11 +42,10 @@ pub struct Explainer {
 }
 
 impl Explainer {
-    /// Derives the built-in ruleset `name` (or one of its aliases).
+    /// Derives the built-in ruleset `name`.
     pub fn new(name: &str) -> Result<Explainer, Failure> {
-        let name = crate::rulesets::canonical(name)?;
         let ruleset = utf8_spec::rulesets::builtin(name)
-            .ok_or_else(|| Failure::Spec(format!("no spec for built-in ruleset {name}")))?;
+            .ok_or_else(|| crate::rulesets::unknown_ruleset(name))?;
         let derivation = ruleset
             .derive()
             .map_err(|e| Failure::Spec(format!("built-in ruleset {name}: {e}")))?;

@@ -15,8 +15,7 @@
 //! [`mutf8`], [`wtf8`] and [`rfc2279`] (and `legacy31` behind a feature),
 //! and rulesets of your own, from ABNF or from a set of scalar ranges, that
 //! [`ruleset!`] derives at compile time. Each gets one-shot validation, the
-//! streaming [`Validator`], [`Decode`] and [`Chunks`]. [`named`] finds a
-//! built-in one by a name known only at run time.
+//! streaming [`Validator`], [`Decode`] and [`Chunks`].
 //!
 //! ## A ruleset of your own, worked through
 //!
@@ -96,7 +95,6 @@ mod dispatch;
 mod error;
 #[cfg(feature = "std")]
 mod io;
-pub mod named;
 pub mod parallel;
 #[doc(hidden)]
 pub mod paths;
