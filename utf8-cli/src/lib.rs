@@ -12,6 +12,14 @@
 //! path of `check`, `check_parquet_for_fuzzing`, for the fuzz target:
 //! nothing else of it is public.
 
+// The command's `unsafe` is its system calls (the terminal's width, extended
+// attributes): each block names the bound it relies on.
+#![deny(
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks,
+    clippy::missing_safety_doc
+)]
+
 mod check;
 mod derive;
 mod diagnosis;
