@@ -233,3 +233,16 @@ fn each_corrupt_file_is_one_line_naming_it_exit_2_and_the_next_input_is_still_ch
         );
     }
 }
+
+#[test]
+fn a_footer_list_of_booleans_is_refused_where_the_parquet_crate_would_skip_it_as_no_bytes() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/hostile/footer-list-of-booleans.parquet");
+    let output = utf8_within_ten_seconds(&["check", arg(&file)]);
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("its footer: a Thrift collection of 9 booleans"),
+        "{stderr}"
+    );
+}

@@ -190,8 +190,9 @@ impl<'a> Thrift<'a> {
             }
             Kind::List | Kind::Set => {
                 let (element, len) = self.list()?;
+                refuse_booleans_in_collection(len, &[element])?;
                 for _ in 0..len {
-                    self.skip_element(element, depth + 1)?;
+                    self.skip_nested(element, depth + 1)?;
                 }
             }
             Kind::Map => {
@@ -200,9 +201,10 @@ impl<'a> Thrift<'a> {
                 if len > 0 {
                     let kinds = self.byte()?;
                     let (key, value) = (Kind::of(kinds >> 4)?, Kind::of(kinds & 0x0F)?);
+                    refuse_booleans_in_collection(len, &[key, value])?;
                     for _ in 0..len {
-                        self.skip_element(key, depth + 1)?;
-                        self.skip_element(value, depth + 1)?;
+                        self.skip_nested(key, depth + 1)?;
+                        self.skip_nested(value, depth + 1)?;
                     }
                 }
             }
@@ -216,14 +218,26 @@ impl<'a> Thrift<'a> {
         }
         Ok(())
     }
+}
 
-    /// An element of a list, where a boolean takes a byte of its own.
-    fn skip_element(&mut self, kind: Kind, depth: usize) -> Result<(), String> {
-        match kind {
-            Kind::True | Kind::False => self.byte().map(drop),
-            other => self.skip_nested(other, depth),
-        }
+/// The compact protocol gives a boolean in a collection a byte of its own,
+/// but the parquet crate skips one without reading a byte (parquet 60.1's
+/// `skip_till_depth`): past such a collection the two readers part ways, and
+/// the crate, no longer walking what was checked, can loop on a count of 2³¹
+/// booleans that take no bytes. No field of a footer or a page header holds
+/// a collection of booleans (only the column index does, which is not read),
+/// so a non-empty one is refused.
+fn refuse_booleans_in_collection(len: usize, elements: &[Kind]) -> Result<(), String> {
+    if len > 0
+        && elements
+            .iter()
+            .any(|kind| matches!(kind, Kind::True | Kind::False))
+    {
+        return Err(format!(
+            "a Thrift collection of {len} booleans, which no Parquet footer or page header holds"
+        ));
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -255,6 +269,24 @@ mod tests {
     fn a_list_longer_than_the_bytes_left_is_refused() {
         let bytes = [0x19, 0xF5, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x00];
         assert!(Thrift::new(&bytes).skip(Kind::Struct).is_err());
+    }
+
+    #[test]
+    fn a_collection_of_booleans_is_refused_where_the_parquet_crate_would_read_it_otherwise() {
+        // Found by the fuzzer: list 1 of five booleans, which the crate
+        // skipped as no bytes, and so read the five as a list of 2³⁰
+        // booleans to skip one at a time.
+        let list = [0x19, 0x52, 0x54, 0x00, 0x19, 0xF1, 0xF1, 0x00];
+        let error = Thrift::new(&list).skip(Kind::Struct).unwrap_err();
+        assert!(error.contains("5 booleans"), "{error}");
+        // map 1 of one i32 to a boolean.
+        let map = [0x1B, 0x01, 0x51, 0x02, 0x01, 0x00];
+        assert!(Thrift::new(&map).skip(Kind::Struct).is_err());
+        // Empty collections of booleans hold no bytes to disagree on.
+        let empty = [0x19, 0x01, 0x1B, 0x00, 0x00];
+        let mut thrift = Thrift::new(&empty);
+        thrift.skip(Kind::Struct).unwrap();
+        assert_eq!(thrift.position(), empty.len());
     }
 
     #[test]

@@ -220,5 +220,19 @@ def main():
     set_integer(data, span, 199)
     save("chunk-values-not-its-pages.parquet", data)
 
+    # An unknown footer field holding a list of nine booleans, whose nine
+    # bytes read, where the parquet crate skips booleans without reading
+    # them, as field 101: a list of 2^31 - 1 booleans to skip one at a time
+    # (found by the fuzzer).
+    data = write(flat, compression="none")
+    length = struct.unpack("<I", data[-8:-4])[0]
+    stop = len(data) - 9
+    assert data[stop] == 0
+    hidden = bytes([0x09]) + encode_varint(zigzag(101)) + bytes([0xF1]) + encode_varint(2**31 - 1)
+    booleans = bytes([0x09]) + encode_varint(zigzag(100)) + bytes([len(hidden) << 4 | 1]) + hidden
+    data[stop:stop] = booleans
+    data[-8:-4] = struct.pack("<I", length + len(booleans))
+    save("footer-list-of-booleans.parquet", data)
+
 
 main()
