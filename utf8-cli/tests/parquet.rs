@@ -747,3 +747,52 @@ fn a_fifo_is_read_once_as_text_not_opened_to_look_for_parquet_magic() {
         .unwrap()
         .expect("the writer's bytes all went to the check");
 }
+
+/// What the manual promises for `--strings-only` (string, enum and JSON
+/// columns, no others) and for the legacy LZ4 codec and data page v2,
+/// on files the writer stores each way.
+#[test]
+fn strings_only_checks_string_enum_and_json_columns_in_legacy_lz4_and_data_page_v2_files() {
+    use parquet::file::properties::WriterVersion;
+
+    let [strings, binary, _] = flat_columns(700, 0xE5);
+    let renamed = |from: &Column, name: &'static str, schema: &'static str| Column {
+        name,
+        schema,
+        rows: from.rows.clone(),
+    };
+    let enums = renamed(&strings, "e", "REQUIRED BYTE_ARRAY e (ENUM);");
+    let json = renamed(&binary, "j", "OPTIONAL BYTE_ARRAY j (JSON);");
+    let bson = renamed(&binary, "x", "OPTIONAL BYTE_ARRAY x (BSON);");
+    let columns = [&strings, &binary, &enums, &json, &bson];
+    let texts = [&strings, &enums, &json];
+    let directory = scratch();
+    for (name, compression, version) in [
+        ("lz4-v1", Compression::LZ4, WriterVersion::PARQUET_1_0),
+        ("lz4-v2", Compression::LZ4, WriterVersion::PARQUET_2_0),
+        ("snappy-v2", Compression::SNAPPY, WriterVersion::PARQUET_2_0),
+    ] {
+        let path = directory.path().join(format!("{name}.parquet"));
+        let properties = WriterProperties::builder()
+            .set_compression(compression)
+            .set_writer_version(version)
+            .set_data_page_row_count_limit(64)
+            .set_write_batch_size(64)
+            .build();
+        write_flat(&path, &columns, 300, properties);
+
+        let (all, status, stderr) = check_json(&["--all", arg(&path)]);
+        assert_eq!(
+            all,
+            without_leaves(&expected_flat(&columns)),
+            "{name}: {stderr}"
+        );
+        assert_eq!(status, 1, "{name}: {stderr}");
+        let (strings_only, status, stderr) = check_json(&["--all", "--strings-only", arg(&path)]);
+        let expected = without_leaves(&expected_flat(&texts));
+        assert!(expected.iter().any(|r| r.column == "e"), "{name}");
+        assert!(expected.iter().any(|r| r.column == "j"), "{name}");
+        assert_eq!(strings_only, expected, "{name}: {stderr}");
+        assert_eq!(status, 1, "{name}: {stderr}");
+    }
+}
