@@ -6,10 +6,10 @@ mod common;
 use arrow_array::{
     Array, BinaryArray, BinaryViewArray, Int32Array, LargeBinaryArray, StringArray, StringViewArray,
 };
-use arrow_data::ArrayData;
 use arrow_schema::{ArrowError, DataType};
 use common::Rng;
 use utf8_arrow::Utf8ArrowError;
+use utf8_arrow::{arrow_array, arrow_schema};
 
 const SEEDS: u64 = 300;
 
@@ -116,7 +116,7 @@ fn without_nulls_validate_agrees_with_arrow_rs_validate_full() {
             "seed {seed}"
         );
         let large = table.large_binary();
-        let data: Result<ArrayData, _> = large
+        let data = large
             .to_data()
             .into_builder()
             .data_type(DataType::LargeUtf8)

@@ -5,6 +5,7 @@
 mod common;
 
 use std::ops::Range;
+use utf8_arrow::arrow_array;
 
 use arrow_array::{
     Array, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray, StringArray,

@@ -5,6 +5,7 @@
 
 use arrow_array::{BinaryArray, BinaryViewArray, LargeBinaryArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
+use utf8_arrow::{arrow_array, arrow_buffer};
 
 /// SplitMix64: a seeded generator, so that a failure names its seed.
 pub struct Rng(u64);
