@@ -24,7 +24,7 @@
 //! A layout the array's type promises but that does not hold (an array
 //! built unchecked) is an error naming the row, not a panic.
 
-use super::{arrow_array, arrow_buffer, arrow_schema};
+use super::{STRING_VALUES_CHECKED_WHOLE, arrow_array, arrow_buffer, arrow_schema};
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, BooleanArray};

@@ -8,7 +8,9 @@ use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use utf8_core::Rfc3629;
 use utf8_core::column::{Column, ColumnError, LossyOffsets, Offset, Offsets};
 
-use super::{Utf8ArrowError, arrow_array, arrow_buffer, nulls, refused};
+use super::{
+    STRING_VALUES_CHECKED_WHOLE, Utf8ArrowError, arrow_array, arrow_buffer, nulls, refused,
+};
 
 /// The array's rows as a column: its offsets (already sliced) over its
 /// whole values buffer, with its null bitmap when `with_nulls`.
@@ -62,12 +64,13 @@ where
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // `try_new` checks that the offsets lie within the values (they come
     // from a valid array, and `Offsets::new` checked them again), that
-    // the values, which `rebased` cut to the bytes between the first and
-    // last offset, are UTF-8 with every
-    // offset on a character boundary (every row, null or not, was just
-    // found valid RFC 3629 UTF-8: so are they back to back, and each row
-    // starts on a boundary), and that the null bitmap has a bit per row
-    // (it is the array's own, of its length).
+    // the values it checks are UTF-8 with every offset on a character
+    // boundary, and that the null bitmap has a bit per row (it is the
+    // array's own, of its length). The values it checks are the bytes
+    // between the first and last offset: in arrow-rs 60 by its own choice,
+    // in 59 because `rebased` cut the values to them. Every row, null or
+    // not, was just found valid RFC 3629 UTF-8: so are they back to back,
+    // and each row starts on a boundary.
     let strings =
         unsafe { GenericStringArray::new_unchecked(offsets, values, array.nulls().cloned()) };
     debug_assert!(strings.to_data().validate_full().is_ok());
@@ -107,24 +110,28 @@ where
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // Every row, null or not, is valid RFC 3629 UTF-8: unchanged, or
     // repaired with U+FFFD for each invalid part, and the values are those
-    // rows' bytes and no others. The offsets are the array's own (rebased
-    // to the rows' bytes), or the repair's (from 0, increasing, ending at the end
-    // of its values); the null bitmap is the array's own, of its length.
+    // rows' bytes (and, under arrow-rs 60, whose `try_new` checks only
+    // those, others outside the offsets' span). The offsets are the array's
+    // own (rebased to the rows' bytes under 59), or the repair's (from 0,
+    // increasing, ending at the end of its values); the null bitmap is the
+    // array's own, of its length.
     let strings = unsafe { GenericStringArray::<T::Offset>::new_unchecked(offsets, values, nulls) };
     debug_assert!(strings.to_data().validate_full().is_ok());
     Ok(strings)
 }
 
 /// The offsets and values of a string array with the same rows: the
-/// array's own, or where its rows cover part of its values (a slice) that
-/// part, the offsets shifted to start at 0. arrow-rs's `try_new` checks all
-/// of the values, and a slice's other rows may be anything.
+/// array's own, shared; or, where the major's `try_new` checks the whole
+/// values buffer (arrow-rs 59) and the rows cover part of it (a slice, whose
+/// other rows may be anything), that part, with the offsets shifted to
+/// start at 0.
 fn rebased<O: OffsetSizeTrait>(
     offsets: &OffsetBuffer<O>,
     values: &Buffer,
 ) -> (OffsetBuffer<O>, Buffer) {
     let (first, last) = (offsets[0], offsets[offsets.len() - 1]);
-    if first.as_usize() == 0 && last.as_usize() == values.len() {
+    let covers_all = first.as_usize() == 0 && last.as_usize() == values.len();
+    if !STRING_VALUES_CHECKED_WHOLE || covers_all {
         return (offsets.clone(), values.clone());
     }
     let shifted: Vec<O> = offsets.iter().map(|&offset| offset - first).collect();
