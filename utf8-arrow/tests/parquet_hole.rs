@@ -10,10 +10,14 @@
 //! make a `&str` of invalid UTF-8): they go to utf8-arrow as `&dyn Array`,
 //! which reads their bytes.
 
+// The parquet crate here is arrow-rs 60's.
+#![cfg(feature = "arrow-60")]
+
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use utf8_arrow::{arrow_array, arrow_schema};
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};

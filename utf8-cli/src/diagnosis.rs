@@ -42,10 +42,11 @@ pub struct Explainer {
 }
 
 impl Explainer {
-    /// Derives the built-in ruleset `name`.
+    /// Derives the built-in ruleset `name` (or one of its aliases).
     pub fn new(name: &str) -> Result<Explainer, Failure> {
+        let name = crate::rulesets::canonical(name)?;
         let ruleset = utf8_spec::rulesets::builtin(name)
-            .ok_or_else(|| crate::rulesets::unknown_ruleset(name))?;
+            .ok_or_else(|| Failure::Spec(format!("no spec for built-in ruleset {name}")))?;
         let derivation = ruleset
             .derive()
             .map_err(|e| Failure::Spec(format!("built-in ruleset {name}: {e}")))?;

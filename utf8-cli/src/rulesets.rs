@@ -1,8 +1,9 @@
-//! `--ruleset NAME` for the commands that validate: the name, and the
-//! compile-time ruleset type of `utf8-core` that a generic function runs on.
+//! `--ruleset NAME` for the commands that validate: the name, looked up in
+//! utf8-core's one list ([`utf8_core::named`]), and the compile-time
+//! ruleset type that a generic function runs on.
 
-use utf8_core::{Ruleset, cesu8, legacy31, mutf8, rfc2279, wtf8};
-use utf8_spec::rulesets::BUILTIN;
+pub use utf8_core::named::WithRuleset;
+use utf8_core::named::{NAMES, RulesetName, UnknownRuleset};
 
 use crate::failure::Failure;
 
@@ -10,7 +11,7 @@ use crate::failure::Failure;
 pub const DEFAULT_RULESET: &str = "rfc3629";
 
 fn ruleset_help() -> String {
-    let names: Vec<&str> = BUILTIN.iter().map(|r| r.name).collect();
+    let names: Vec<&str> = NAMES.iter().map(|entry| entry.name).collect();
     format!("The ruleset to validate against: {}", names.join(", "))
 }
 
@@ -21,37 +22,30 @@ pub struct RulesetArg {
     pub ruleset: String,
 }
 
-/// Work that is generic over the ruleset, so that each built-in ruleset runs
-/// it with its own derived tables as constants.
-pub trait WithRuleset {
-    type Output;
-    fn call<R: Ruleset>(self) -> Self::Output;
-}
-
-/// Runs `job` with the `utf8-core` ruleset type called `name`.
+/// Runs `job` with the `utf8-core` ruleset type called `name`; an unknown
+/// name is a usage error that lists the known ones.
 pub fn with_ruleset<W: WithRuleset>(name: &str, job: W) -> Result<W::Output, Failure> {
-    Ok(match name {
-        "rfc3629" => job.call::<utf8_core::Rfc3629>(),
-        "legacy31" => job.call::<legacy31::Legacy31>(),
-        "cesu8" => job.call::<cesu8::Cesu8>(),
-        "mutf8" => job.call::<mutf8::Mutf8>(),
-        "wtf8" => job.call::<wtf8::Wtf8>(),
-        "rfc2279" => job.call::<rfc2279::Rfc2279>(),
-        _ => return Err(unknown_ruleset(name)),
-    })
+    utf8_core::named::with_ruleset(name, job).map_err(unknown_ruleset)
 }
 
-pub fn unknown_ruleset(name: &str) -> Failure {
-    let names: Vec<&str> = BUILTIN.iter().map(|r| r.name).collect();
-    Failure::Usage(format!(
-        "unknown ruleset `{name}`; the built-in rulesets are {}",
-        names.join(", ")
-    ))
+/// The name of the ruleset called `name` or one of its aliases: the one
+/// its spec in `utf8-spec` goes by.
+pub fn canonical(name: &str) -> Result<&'static str, Failure> {
+    match RulesetName::from_name(name) {
+        Ok(ruleset) => Ok(ruleset.name()),
+        Err(e) => Err(unknown_ruleset(e)),
+    }
+}
+
+fn unknown_ruleset(e: UnknownRuleset<'_>) -> Failure {
+    Failure::Usage(e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use utf8_core::Ruleset;
+    use utf8_spec::rulesets::BUILTIN;
 
     struct Name;
 
@@ -73,15 +67,19 @@ mod tests {
     }
 
     #[test]
+    fn an_alias_is_its_rulesets_name() {
+        assert_eq!(canonical("UTF-8").expect("an alias"), "rfc3629");
+        assert_eq!(canonical("cesu-8").expect("an alias"), "cesu8");
+    }
+
+    #[test]
     fn an_unknown_name_lists_the_known_ones() {
         let Err(failure) = with_ruleset("utf9", Name) else {
             panic!("utf9 is not a ruleset");
         };
-        assert!(
-            failure
-                .to_string()
-                .starts_with("unknown ruleset `utf9`; the built-in rulesets are rfc3629, "),
-            "{failure}"
+        assert_eq!(
+            failure.to_string(),
+            "unknown ruleset `utf9`; the rulesets are rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8"
         );
     }
 }

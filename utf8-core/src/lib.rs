@@ -15,7 +15,8 @@
 //! [`mutf8`], [`wtf8`] and [`rfc2279`] (and `legacy31` behind a feature),
 //! and rulesets of your own, from ABNF or from a set of scalar ranges, that
 //! [`ruleset!`] derives at compile time. Each gets one-shot validation, the
-//! streaming [`Validator`], [`Decode`] and [`Chunks`].
+//! streaming [`Validator`], [`Decode`] and [`Chunks`]. [`named`] finds a
+//! built-in one by a name known only at run time.
 //!
 //! ## A ruleset of your own, worked through
 //!
@@ -95,6 +96,7 @@ mod dispatch;
 mod error;
 #[cfg(feature = "std")]
 mod io;
+pub mod named;
 pub mod parallel;
 #[doc(hidden)]
 pub mod paths;

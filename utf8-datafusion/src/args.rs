@@ -6,11 +6,34 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, internal_err, plan_err};
+use datafusion::common::{DataFusionError, Result, ScalarValue, internal_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs};
 
-use crate::arrays::INPUT_TYPES;
-use crate::ruleset::RulesetName;
+use utf8_arrow::arrow59::Utf8ArrowError;
+
+use crate::ruleset;
+
+/// The types the functions take: every Arrow type that holds bytes or
+/// strings by offsets or views.
+pub(crate) const INPUT_TYPES: [DataType; 6] = [
+    DataType::Binary,
+    DataType::LargeBinary,
+    DataType::BinaryView,
+    DataType::Utf8,
+    DataType::LargeUtf8,
+    DataType::Utf8View,
+];
+
+/// utf8-arrow's error as DataFusion's: a malformed layout (an array built
+/// unchecked) or a type the functions do not take.
+pub(crate) fn arrow_error(e: Utf8ArrowError) -> DataFusionError {
+    match e.column_error() {
+        Some(column) if column.layout_error().is_some() => {
+            DataFusionError::Execution(format!("malformed string array: {column}"))
+        }
+        _ => DataFusionError::Execution(e.to_string()),
+    }
+}
 
 /// Whether a function takes the ruleset's name as a second argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +100,7 @@ pub(crate) fn return_field(
     data_type: DataType,
     always_nullable: bool,
 ) -> Result<FieldRef> {
-    RulesetName::planned(function, args.scalar_arguments)?;
+    ruleset::planned(function, args.scalar_arguments)?;
     let nullable = always_nullable || args.arg_fields.first().is_none_or(|f| f.is_nullable());
     Ok(Arc::new(Field::new(function, data_type, nullable)))
 }

@@ -2,8 +2,9 @@
 //!
 //! ## How it works
 //!
-//! Each call gets a batch of rows, and hands the batch's own buffers to one
-//! of utf8-core's [column layouts](utf8_core::column), which checks the
+//! Each call gets a batch of rows, and hands it to utf8-arrow's adapters
+//! for arrow-rs 59 ([`utf8_arrow::arrow59`]), which hand the batch's own
+//! buffers to one of utf8-core's [column layouts](utf8_core::column), which checks the
 //! whole batch in a few long runs instead of a call per row, and still
 //! answers for each row exactly as `core::str::from_utf8` would:
 //!
@@ -35,7 +36,6 @@ use datafusion::logical_expr::ScalarUDF;
 use datafusion::prelude::SessionContext;
 
 mod args;
-mod arrays;
 mod functions;
 mod ruleset;
 

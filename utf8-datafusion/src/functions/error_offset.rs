@@ -8,9 +8,14 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
+use datafusion::arrow::array::{Array, Int64Array};
+use datafusion::arrow::buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
+use utf8_arrow::arrow59::Utf8ArrowError;
+use utf8_core::named::{RulesetName, WithRuleset};
+use utf8_core::{Ruleset, Utf8Error};
+
 use crate::args::{self, Arity};
-use crate::arrays;
-use crate::ruleset::RulesetName;
+use crate::ruleset;
 
 /// `utf8_error_offset(bytes [, ruleset])`: for each invalid row, where its
 /// first error is: the length of its longest valid prefix, the
@@ -82,9 +87,38 @@ impl ScalarUDFImpl for Utf8ErrorOffset {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let ruleset = RulesetName::invoked(Self::NAME, &args.args)?;
+        let ruleset = ruleset::invoked(Self::NAME, &args.args)?;
         args::on_bytes(&args.args, |bytes| {
-            Ok(Arc::new(arrays::error_offsets(bytes, ruleset)?))
+            Ok(Arc::new(error_offsets(bytes, ruleset)?))
         })
     }
+}
+
+/// Each invalid row's `valid_up_to` (the length of its longest valid
+/// prefix), null for a valid or null row (from utf8-arrow's
+/// `invalid_rows_as`, one pass for a valid views batch).
+fn error_offsets(array: &dyn Array, ruleset: RulesetName) -> Result<Int64Array> {
+    struct InvalidRows<'a>(&'a dyn Array);
+
+    impl WithRuleset for InvalidRows<'_> {
+        type Output = std::result::Result<Vec<(usize, Utf8Error)>, Utf8ArrowError>;
+        fn call<R: Ruleset>(self) -> Self::Output {
+            utf8_arrow::arrow59::invalid_rows_as::<R>(self.0)
+        }
+    }
+
+    let invalid = ruleset
+        .with(InvalidRows(array))
+        .map_err(args::arrow_error)?;
+    if invalid.is_empty() {
+        return Ok(Int64Array::new_null(array.len()));
+    }
+    let mut offsets = vec![0i64; array.len()];
+    let mut valid = vec![0u8; array.len().div_ceil(8)];
+    for (row, e) in invalid {
+        offsets[row] = i64::try_from(e.valid_up_to()).expect("a row is shorter than 2^63 bytes");
+        valid[row / 8] |= 1 << (row % 8);
+    }
+    let nulls = NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(valid), 0, array.len()));
+    Ok(Int64Array::new(ScalarBuffer::from(offsets), Some(nulls)))
 }

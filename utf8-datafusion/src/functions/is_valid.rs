@@ -8,9 +8,13 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
+use datafusion::arrow::array::{Array, BooleanArray};
+use utf8_arrow::arrow59::Utf8ArrowError;
+use utf8_core::Ruleset;
+use utf8_core::named::{RulesetName, WithRuleset};
+
 use crate::args::{self, Arity};
-use crate::arrays;
-use crate::ruleset::RulesetName;
+use crate::ruleset;
 
 /// `utf8_is_valid(bytes [, ruleset])`: for each row, `true` when its bytes
 /// are valid under the ruleset (RFC 3629's UTF-8, what
@@ -83,9 +87,22 @@ impl ScalarUDFImpl for Utf8IsValid {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let ruleset = RulesetName::invoked(Self::NAME, &args.args)?;
-        args::on_bytes(&args.args, |bytes| {
-            Ok(Arc::new(arrays::is_valid(bytes, ruleset)?))
-        })
+        let ruleset = ruleset::invoked(Self::NAME, &args.args)?;
+        args::on_bytes(&args.args, |bytes| Ok(Arc::new(is_valid(bytes, ruleset)?)))
     }
+}
+
+/// Whether each row is valid under `ruleset`: `true`, `false`, or null for
+/// a null row (utf8-arrow's `is_valid_as`, one pass for a valid views batch).
+fn is_valid(array: &dyn Array, ruleset: RulesetName) -> Result<BooleanArray> {
+    struct IsValid<'a>(&'a dyn Array);
+
+    impl WithRuleset for IsValid<'_> {
+        type Output = std::result::Result<BooleanArray, Utf8ArrowError>;
+        fn call<R: Ruleset>(self) -> Self::Output {
+            utf8_arrow::arrow59::is_valid_as::<R>(self.0)
+        }
+    }
+
+    ruleset.with(IsValid(array)).map_err(args::arrow_error)
 }

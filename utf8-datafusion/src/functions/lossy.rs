@@ -6,8 +6,13 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
-use crate::args::{self, Arity};
-use crate::arrays;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::common::exec_err;
+use utf8_arrow::arrow59::{to_string_array_lossy, to_string_view_array_lossy};
+
+use crate::args::{self, Arity, arrow_error};
 
 /// `utf8_lossy(bytes)`: each row as a string, every invalid part replaced
 /// by U+FFFD as `String::from_utf8_lossy` replaces it; null for a null
@@ -68,7 +73,7 @@ impl ScalarUDFImpl for Utf8Lossy {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let input = args.arg_fields.first().map(|f| f.data_type().clone());
-        let output = arrays::lossy_type(&input.unwrap_or(DataType::Binary))?;
+        let output = lossy_type(&input.unwrap_or(DataType::Binary))?;
         args::return_field(Self::NAME, &args, output, false)
     }
 
@@ -77,6 +82,51 @@ impl ScalarUDFImpl for Utf8Lossy {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        args::on_bytes(&args.args, arrays::lossy)
+        args::on_bytes(&args.args, lossy)
     }
+}
+
+/// The array as a string array of the matching width (`Binary` and `Utf8`
+/// to `Utf8`, the large ones to `LargeUtf8`, the views to `Utf8View`), each
+/// invalid part replaced by U+FFFD as `String::from_utf8_lossy` does, by
+/// utf8-arrow's lossy conversions. Null rows stay null (their bytes are
+/// repaired too: a string array holds UTF-8 in every slot).
+fn lossy(array: &dyn Array) -> Result<ArrayRef> {
+    Ok(match array.data_type() {
+        DataType::Binary => {
+            Arc::new(to_string_array_lossy(array.as_binary::<i32>()).map_err(arrow_error)?)
+        }
+        DataType::Utf8 => {
+            Arc::new(to_string_array_lossy(array.as_string::<i32>()).map_err(arrow_error)?)
+        }
+        DataType::LargeBinary => {
+            Arc::new(to_string_array_lossy(array.as_binary::<i64>()).map_err(arrow_error)?)
+        }
+        DataType::LargeUtf8 => {
+            Arc::new(to_string_array_lossy(array.as_string::<i64>()).map_err(arrow_error)?)
+        }
+        DataType::BinaryView => {
+            Arc::new(to_string_view_array_lossy(array.as_binary_view()).map_err(arrow_error)?)
+        }
+        DataType::Utf8View => {
+            Arc::new(to_string_view_array_lossy(array.as_string_view()).map_err(arrow_error)?)
+        }
+        other => return unsupported(other),
+    })
+}
+
+/// The string type [`lossy`] returns for `input`.
+fn lossy_type(input: &DataType) -> Result<DataType> {
+    Ok(match input {
+        DataType::Binary | DataType::Utf8 => DataType::Utf8,
+        DataType::LargeBinary | DataType::LargeUtf8 => DataType::LargeUtf8,
+        DataType::BinaryView | DataType::Utf8View => DataType::Utf8View,
+        other => return unsupported(other),
+    })
+}
+
+fn unsupported<T>(data_type: &DataType) -> Result<T> {
+    exec_err!(
+        "utf8-datafusion checks Binary, LargeBinary, BinaryView, Utf8, LargeUtf8 and Utf8View arrays, not {data_type}"
+    )
 }

@@ -116,7 +116,7 @@ async fn an_unknown_ruleset_fails_at_planning_and_names_the_known_ones() {
     assert!(matches!(e.find_root(), DataFusionError::Plan(_)), "{e:?}");
     assert!(
         e.to_string()
-            .contains("unknown ruleset 'utf9'; the rulesets are rfc3629, rfc2279, "),
+            .contains("unknown ruleset `utf9`; the rulesets are rfc3629, rfc2279, "),
         "{e}"
     );
     for name in utf8_datafusion::RulesetName::ALL {

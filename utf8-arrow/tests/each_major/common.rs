@@ -1,10 +1,10 @@
-//! Random arrays for the differential tests, and what per-row
-//! `core::str::from_utf8` says of them.
+// Random arrays for the differential tests, and what per-row
+// `core::str::from_utf8` says of them.
 
-#![allow(dead_code)] // each test file uses its own part
 
 use arrow_array::{BinaryArray, BinaryViewArray, LargeBinaryArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
+use super::major::{arrow_array, arrow_buffer};
 
 /// SplitMix64: a seeded generator, so that a failure names its seed.
 pub struct Rng(u64);

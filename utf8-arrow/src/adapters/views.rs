@@ -10,15 +10,17 @@ use arrow_buffer::{Buffer, ScalarBuffer};
 use utf8_core::Rfc3629;
 use utf8_core::column::{ColumnError, LossyViews, Views};
 
-use crate::{Utf8ArrowError, nulls, refused};
+use super::{Utf8ArrowError, arrow_array, arrow_buffer, nulls, refused};
 
 /// The array's rows as a column: its views (already sliced) over its data
-/// buffers, with its null bitmap when `with_nulls`.
-pub(crate) fn column<T: ByteViewType + ?Sized>(
-    array: &GenericByteViewArray<T>,
+/// buffers (`buffers`, the same as slices), with its null bitmap when
+/// `with_nulls`.
+pub(crate) fn column<'a, T: ByteViewType + ?Sized>(
+    array: &'a GenericByteViewArray<T>,
+    buffers: &'a [&'a [u8]],
     with_nulls: bool,
-) -> Result<Views<'_, Buffer>, ColumnError> {
-    let column = Views::new(array.views(), array.data_buffers())?;
+) -> Result<Views<'a, &'a [u8]>, ColumnError> {
+    let column = Views::new(array.views(), buffers)?;
     match array.nulls() {
         Some(bitmap) if with_nulls => column.with_nulls(nulls(bitmap)),
         _ => Ok(column),
@@ -28,10 +30,10 @@ pub(crate) fn column<T: ByteViewType + ?Sized>(
 /// The array as a [`StringViewArray`] over the same views, data buffers
 /// and null buffer, nothing copied, once every row has been found valid
 /// UTF-8 (RFC 3629). Every row is checked, null rows too, as for
-/// [`to_string_array`](crate::to_string_array).
+/// [`to_string_array`](super::to_string_array).
 ///
 /// ```
-/// use arrow_array::BinaryViewArray;
+/// use utf8_arrow::arrow_array::BinaryViewArray;
 /// let array = BinaryViewArray::from_iter_values([&b"a long enough caf\xC3\xA9"[..], b"lait"]);
 /// let strings = utf8_arrow::to_string_view_array(&array)?;
 /// assert_eq!(strings.value(0), "a long enough café");
@@ -45,10 +47,11 @@ pub fn to_string_view_array<T: ByteViewType + ?Sized>(
 ) -> Result<StringViewArray, Utf8ArrowError> {
     // The layout and the rows in one pass; every row, null or not, is
     // checked, so no bitmap is given.
-    if let Err(e) = Views::validated::<Rfc3629>(array.views(), array.data_buffers(), None) {
+    let slices = slices(array);
+    if let Err(e) = Views::validated::<Rfc3629>(array.views(), &slices, None) {
         return Err(refused(e, array.nulls()));
     }
-    let (views, buffers) = (array.views().clone(), array.data_buffers().clone());
+    let (views, buffers) = (array.views().clone(), shared(array));
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // `try_new` checks each view's layout (padding, buffer index, range
     // and prefix, which `Views::validated` just checked for every view)
@@ -68,7 +71,7 @@ pub fn to_string_view_array<T: ByteViewType + ?Sized>(
 /// after them.
 ///
 /// ```
-/// use arrow_array::BinaryViewArray;
+/// use utf8_arrow::arrow_array::BinaryViewArray;
 /// let array = BinaryViewArray::from_iter_values([&b"caf\xC3"[..], b"a long string, then \xFF"]);
 /// let strings = utf8_arrow::to_string_view_array_lossy(&array)?;
 /// assert_eq!(strings.value(0), "caf\u{FFFD}");
@@ -79,8 +82,9 @@ pub fn to_string_view_array_lossy<T: ByteViewType + ?Sized>(
     array: &GenericByteViewArray<T>,
 ) -> Result<StringViewArray, Utf8ArrowError> {
     let nulls = array.nulls().cloned();
-    let (views, buffers) = match column(array, false)?.lossy::<Rfc3629>()? {
-        LossyViews::Unchanged => (array.views().clone(), array.data_buffers().clone()),
+    let slices = slices(array);
+    let (views, buffers) = match column(array, &slices, false)?.lossy::<Rfc3629>()? {
+        LossyViews::Unchanged => (array.views().clone(), shared(array)),
         LossyViews::Repaired { views, buffer } => {
             let mut buffers = array.data_buffers().to_vec();
             if !buffer.is_empty() {
@@ -97,4 +101,19 @@ pub fn to_string_view_array_lossy<T: ByteViewType + ?Sized>(
     let strings = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
     debug_assert!(strings.to_data().validate_full().is_ok());
     Ok(strings)
+}
+
+/// The array's data buffers as byte slices, for [`Views`].
+fn slices<T: ByteViewType + ?Sized>(array: &GenericByteViewArray<T>) -> Vec<&[u8]> {
+    array.data_buffers().iter().map(Buffer::as_slice).collect()
+}
+
+/// The array's data buffers, shared, as a new array takes them (arrow-rs
+/// 60 hands out its `Arc`, 59 a slice: the handles are copied for both).
+#[allow(
+    clippy::redundant_slicing,
+    reason = "a slice of 59's slice, of 60's Arc: the one expression both majors compile"
+)]
+fn shared<T: ByteViewType + ?Sized>(array: &GenericByteViewArray<T>) -> Arc<[Buffer]> {
+    Arc::from(&array.data_buffers()[..])
 }

@@ -3,12 +3,14 @@
 //! [`Offsets`] column, and the conversions that reuse those buffers.
 
 use arrow_array::types::ByteArrayType;
-use arrow_array::{Array, GenericByteArray, GenericStringArray};
+use arrow_array::{Array, GenericByteArray, GenericStringArray, OffsetSizeTrait};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use utf8_core::Rfc3629;
 use utf8_core::column::{Column, ColumnError, LossyOffsets, Offset, Offsets};
 
-use crate::{Utf8ArrowError, nulls, refused};
+use super::{
+    STRING_VALUES_CHECKED_WHOLE, Utf8ArrowError, arrow_array, arrow_buffer, nulls, refused,
+};
 
 /// The array's rows as a column: its offsets (already sliced) over its
 /// whole values buffer, with its null bitmap when `with_nulls`.
@@ -38,7 +40,7 @@ where
 /// one that is checked.
 ///
 /// ```
-/// use arrow_array::{Array, BinaryArray};
+/// use utf8_arrow::arrow_array::{Array, BinaryArray};
 /// let array = BinaryArray::from_iter_values([&b"caf\xC3\xA9"[..], b"lait"]);
 /// let strings = utf8_arrow::to_string_array(&array)?;
 /// assert_eq!(strings.value(0), "café");
@@ -58,15 +60,17 @@ where
     if let Err(e) = column(array, false)?.validate::<Rfc3629>() {
         return Err(refused(e, array.nulls()));
     }
-    let (offsets, values) = (array.offsets().clone(), array.values().clone());
+    let (offsets, values) = rebased(array.offsets(), array.values());
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // `try_new` checks that the offsets lie within the values (they come
     // from a valid array, and `Offsets::new` checked them again), that
-    // the bytes between the first and last offset are UTF-8 with every
-    // offset on a character boundary (every row, null or not, was just
-    // found valid RFC 3629 UTF-8: so are they back to back, and each row
-    // starts on a boundary), and that the null bitmap has a bit per row
-    // (it is the array's own, of its length).
+    // the values it checks are UTF-8 with every offset on a character
+    // boundary, and that the null bitmap has a bit per row (it is the
+    // array's own, of its length). The values it checks are the bytes
+    // between the first and last offset: in arrow-rs 60 by its own choice,
+    // in 59 because `rebased` cut the values to them. Every row, null or
+    // not, was just found valid RFC 3629 UTF-8: so are they back to back,
+    // and each row starts on a boundary.
     let strings =
         unsafe { GenericStringArray::new_unchecked(offsets, values, array.nulls().cloned()) };
     debug_assert!(strings.to_data().validate_full().is_ok());
@@ -83,7 +87,7 @@ where
 /// type can index (2 GiB for `i32`), at the row that passed it.
 ///
 /// ```
-/// use arrow_array::BinaryArray;
+/// use utf8_arrow::arrow_array::BinaryArray;
 /// let array = BinaryArray::from_iter_values([&b"caf\xC3"[..], b"\xA9lait", b"ok"]);
 /// let strings = utf8_arrow::to_string_array_lossy(&array)?;
 /// assert_eq!(strings.iter().flatten().collect::<Vec<_>>(), ["caf\u{FFFD}", "\u{FFFD}lait", "ok"]);
@@ -97,7 +101,7 @@ where
 {
     let nulls = array.nulls().cloned();
     let (offsets, values) = match column(array, false)?.lossy::<Rfc3629>()? {
-        LossyOffsets::Unchanged => (array.offsets().clone(), array.values().clone()),
+        LossyOffsets::Unchanged => rebased(array.offsets(), array.values()),
         LossyOffsets::Repaired { offsets, values } => (
             OffsetBuffer::new(ScalarBuffer::from(offsets)),
             Buffer::from_vec(values),
@@ -105,10 +109,32 @@ where
     };
     // SAFETY: `new_unchecked` is safe where `try_new` would not fail.
     // Every row, null or not, is valid RFC 3629 UTF-8: unchanged, or
-    // repaired with U+FFFD for each invalid part. The offsets are the
-    // array's own, or the repair's (from 0, increasing, ending at the end
-    // of its values); the null bitmap is the array's own, of its length.
+    // repaired with U+FFFD for each invalid part, and the values are those
+    // rows' bytes (and, under arrow-rs 60, whose `try_new` checks only
+    // those, others outside the offsets' span). The offsets are the array's
+    // own (rebased to the rows' bytes under 59), or the repair's (from 0,
+    // increasing, ending at the end of its values); the null bitmap is the
+    // array's own, of its length.
     let strings = unsafe { GenericStringArray::<T::Offset>::new_unchecked(offsets, values, nulls) };
     debug_assert!(strings.to_data().validate_full().is_ok());
     Ok(strings)
+}
+
+/// The offsets and values of a string array with the same rows: the
+/// array's own, shared; or, where the major's `try_new` checks the whole
+/// values buffer (arrow-rs 59) and the rows cover part of it (a slice, whose
+/// other rows may be anything), that part, with the offsets shifted to
+/// start at 0.
+fn rebased<O: OffsetSizeTrait>(
+    offsets: &OffsetBuffer<O>,
+    values: &Buffer,
+) -> (OffsetBuffer<O>, Buffer) {
+    let (first, last) = (offsets[0], offsets[offsets.len() - 1]);
+    let covers_all = first.as_usize() == 0 && last.as_usize() == values.len();
+    if !STRING_VALUES_CHECKED_WHOLE || covers_all {
+        return (offsets.clone(), values.clone());
+    }
+    let shifted: Vec<O> = offsets.iter().map(|&offset| offset - first).collect();
+    let values = values.slice_with_length(first.as_usize(), (last - first).as_usize());
+    (OffsetBuffer::new(ScalarBuffer::from(shifted)), values)
 }

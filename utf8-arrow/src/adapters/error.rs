@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use super::arrow_schema;
 use arrow_schema::{ArrowError, DataType};
 use utf8_core::Utf8Error;
 use utf8_core::column::{ColumnError, Layout};
@@ -13,7 +14,7 @@ use utf8_core::column::{ColumnError, Layout};
 /// sliced array's row 0 is the slice's first row.
 ///
 /// ```
-/// use arrow_array::BinaryArray;
+/// use utf8_arrow::arrow_array::BinaryArray;
 /// let array = BinaryArray::from_iter_values([&b"ok"[..], b"caf\xC3", b"\xA9lait"]);
 /// let e = utf8_arrow::validate(&array).unwrap_err();
 /// assert_eq!(e.row(), Some(1));

@@ -1,0 +1,253 @@
+//! The adapters, written once against `arrow_array`, `arrow_buffer` and
+//! `arrow_schema` as the parent module names them: compiled once per
+//! arrow-rs major that is enabled (`crate::arrow60`, `crate::arrow59`), each
+//! time against that major's crates.
+//!
+//! Each function hands the array's own buffers to one of utf8-core's
+//! [column layouts](utf8_core::column), which checks the whole array in a
+//! few long runs instead of a call per row, and names the first invalid
+//! row exactly:
+//!
+//! | array | column | module |
+//! |---|---|---|
+//! | `Binary`, `LargeBinary`, `Utf8`, `LargeUtf8` | [`Offsets`]: the array's offsets (already sliced) over its whole values buffer | `offsets` |
+//! | `BinaryView`, `Utf8View` | [`Views`]: the array's views over its data buffers | `views` |
+//!
+//! The array's null bitmap goes with it ([`Nulls`]), so null rows are not
+//! checked by [`validate`] and [`is_valid`]. The conversions to string
+//! arrays check null rows too, since arrow-rs's string arrays promise UTF-8
+//! in every slot. A views array is first checked in one pass that reads
+//! each view once, its layout and its string together
+//! ([`Views::validated`]); only an array with an invalid row is read again
+//! to answer per row.
+//!
+//! A layout the array's type promises but that does not hold (an array
+//! built unchecked) is an error naming the row, not a panic.
+
+use super::{STRING_VALUES_CHECKED_WHOLE, arrow_array, arrow_buffer, arrow_schema};
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, BooleanArray};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
+use arrow_schema::DataType;
+use utf8_core::column::{Column, ColumnError, Nulls, Offsets, Views};
+use utf8_core::{Rfc3629, Ruleset, Utf8Error};
+
+mod error;
+mod offsets;
+mod views;
+
+pub use error::Utf8ArrowError;
+pub use offsets::{to_string_array, to_string_array_lossy};
+pub use views::{to_string_view_array, to_string_view_array_lossy};
+
+/// Checks that every row of `array` that is not null is UTF-8 (RFC 3629).
+///
+/// `array` is a `Binary`, `LargeBinary`, `BinaryView`, `Utf8`, `LargeUtf8`
+/// or `Utf8View` array; any other type is
+/// [`Utf8ArrowError::UnsupportedType`]. The error names the first invalid
+/// row, counted from the array's first (a slice's own row 0), and converts
+/// into arrow's [`ArrowError`](arrow_schema::ArrowError) with `?`.
+///
+/// ```
+/// use utf8_arrow::arrow_array::{BinaryArray, StringArray};
+/// assert!(utf8_arrow::validate(&StringArray::from(vec!["café", "lait"])).is_ok());
+///
+/// // Each row ends or starts inside "é": back to back they would pass.
+/// let array = BinaryArray::from(vec![Some(&b"caf\xC3"[..]), Some(b"\xA9lait"), None]);
+/// let e = utf8_arrow::validate(&array).unwrap_err();
+/// assert_eq!(e.row(), Some(0));
+/// assert_eq!(utf8_arrow::validate(&array.slice(2, 1)), Ok(()));
+/// ```
+pub fn validate(array: &dyn Array) -> Result<(), Utf8ArrowError> {
+    validate_as::<Rfc3629>(array)
+}
+
+/// [`validate`] under any ruleset of utf8-core: one of its dialects, or a
+/// ruleset of your own.
+///
+/// ```
+/// use utf8_arrow::arrow_array::BinaryArray;
+/// // U+1F496 as a CESU-8 surrogate pair: CESU-8, not UTF-8.
+/// let array = BinaryArray::from_iter_values([b"\xED\xA0\xBD\xED\xB2\x96"]);
+/// assert!(utf8_arrow::validate_as::<utf8_core::cesu8::Cesu8>(&array).is_ok());
+/// assert!(utf8_arrow::validate(&array).is_err());
+/// ```
+pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> {
+    let buffers = data_buffers(array);
+    if let Some(one_pass) = views_validated::<R>(array, &buffers) {
+        return one_pass.map_err(Utf8ArrowError::Column);
+    }
+    match any_column(array, &buffers)? {
+        AnyColumn::Small(column) => column.validate::<R>(),
+        AnyColumn::Large(column) => column.validate::<R>(),
+        AnyColumn::Views(column) => column.validate::<R>(),
+    }
+    .map_err(Utf8ArrowError::Column)
+}
+
+/// Every invalid row of `array` that is not null, in order, each with its
+/// error relative to the row's start (RFC 3629): what a report of all the
+/// bad rows needs, where [`validate`] stops at the first.
+///
+/// The error is an unsupported type or a malformed layout.
+///
+/// ```
+/// use utf8_arrow::arrow_array::BinaryArray;
+/// let array = BinaryArray::from(vec![Some(&b"ok"[..]), Some(b"caf\xC3"), None, Some(b"\xA9lait")]);
+/// let rows: Vec<_> = utf8_arrow::invalid_rows(&array)?
+///     .into_iter()
+///     .map(|(row, e)| (row, e.valid_up_to(), e.error_len()))
+///     .collect();
+/// assert_eq!(rows, [(1, 3, None), (3, 0, Some(1))]);
+/// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
+/// ```
+pub fn invalid_rows(array: &dyn Array) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+    invalid_rows_as::<Rfc3629>(array)
+}
+
+/// [`invalid_rows`] under any ruleset of utf8-core.
+pub fn invalid_rows_as<R: Ruleset>(
+    array: &dyn Array,
+) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+    let buffers = data_buffers(array);
+    if all_views_valid::<R>(array, &buffers)? {
+        return Ok(Vec::new());
+    }
+    Ok(match any_column(array, &buffers)? {
+        AnyColumn::Small(column) => column.invalid_rows::<R>().collect(),
+        AnyColumn::Large(column) => column.invalid_rows::<R>().collect(),
+        AnyColumn::Views(column) => column.invalid_rows::<R>().collect(),
+    })
+}
+
+/// Whether each row of `array` is UTF-8 (RFC 3629), as a [`BooleanArray`]
+/// of the same length: `true` for a valid row, `false` for an invalid
+/// one, null for a null one. What a cast that turns invalid rows into
+/// nulls needs: `nullif(array, not(is_valid))`.
+///
+/// The error is an unsupported type or a malformed layout, never an
+/// invalid row.
+///
+/// ```
+/// use utf8_arrow::arrow_array::{BinaryArray, BooleanArray};
+/// let array = BinaryArray::from(vec![Some(&b"ok"[..]), Some(b"\xFF"), None]);
+/// let valid = utf8_arrow::is_valid(&array)?;
+/// assert_eq!(valid, BooleanArray::from(vec![Some(true), Some(false), None]));
+/// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
+/// ```
+pub fn is_valid(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
+    is_valid_as::<Rfc3629>(array)
+}
+
+/// [`is_valid`] under any ruleset of utf8-core.
+pub fn is_valid_as<R: Ruleset>(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
+    let buffers = data_buffers(array);
+    if all_views_valid::<R>(array, &buffers)? {
+        // What `write_validity` writes when no row is invalid: a row's bit
+        // is whether it holds a value.
+        let values = array.nulls().map_or_else(
+            || BooleanBuffer::new_set(array.len()),
+            |n| n.inner().clone(),
+        );
+        return Ok(BooleanArray::new(values, array.nulls().cloned()));
+    }
+    let mut bits = vec![0u8; array.len().div_ceil(8)];
+    match any_column(array, &buffers)? {
+        AnyColumn::Small(column) => column.write_validity::<R>(&mut bits),
+        AnyColumn::Large(column) => column.write_validity::<R>(&mut bits),
+        AnyColumn::Views(column) => column.write_validity::<R>(&mut bits),
+    };
+    let values = BooleanBuffer::new(Buffer::from_vec(bits), 0, array.len());
+    Ok(BooleanArray::new(values, array.nulls().cloned()))
+}
+
+/// An array's rows as a utf8-core column, with its nulls.
+enum AnyColumn<'a> {
+    Small(Offsets<'a, i32>),
+    Large(Offsets<'a, i64>),
+    Views(Views<'a, &'a [u8]>),
+}
+
+/// The array's column; `buffers` are its data buffers as slices, from
+/// [`data_buffers`].
+fn any_column<'a>(
+    array: &'a dyn Array,
+    buffers: &'a [&'a [u8]],
+) -> Result<AnyColumn<'a>, Utf8ArrowError> {
+    Ok(match array.data_type() {
+        DataType::Binary => AnyColumn::Small(offsets::column(array.as_binary::<i32>(), true)?),
+        DataType::Utf8 => AnyColumn::Small(offsets::column(array.as_string::<i32>(), true)?),
+        DataType::LargeBinary => AnyColumn::Large(offsets::column(array.as_binary::<i64>(), true)?),
+        DataType::LargeUtf8 => AnyColumn::Large(offsets::column(array.as_string::<i64>(), true)?),
+        DataType::BinaryView => {
+            AnyColumn::Views(views::column(array.as_binary_view(), buffers, true)?)
+        }
+        DataType::Utf8View => {
+            AnyColumn::Views(views::column(array.as_string_view(), buffers, true)?)
+        }
+        other => return Err(Utf8ArrowError::UnsupportedType(other.clone())),
+    })
+}
+
+/// A views array's data buffers as byte slices, for [`Views`] (arrow-rs
+/// 59's `Buffer` is not `AsRef<[u8]>`, 60's is: slices serve both); none
+/// for another array.
+fn data_buffers(array: &dyn Array) -> Vec<&[u8]> {
+    let buffers: &[Buffer] = match array.data_type() {
+        DataType::BinaryView => array.as_binary_view().data_buffers(),
+        DataType::Utf8View => array.as_string_view().data_buffers(),
+        _ => &[],
+    };
+    buffers.iter().map(Buffer::as_slice).collect()
+}
+
+/// [`Views::validated`] on a views array and its null bitmap: one pass
+/// that reads each view once, checking its layout and its string; `None`
+/// for an array of another layout.
+fn views_validated<R: Ruleset>(
+    array: &dyn Array,
+    buffers: &[&[u8]],
+) -> Option<Result<(), ColumnError>> {
+    let views = match array.data_type() {
+        DataType::BinaryView => array.as_binary_view().views(),
+        DataType::Utf8View => array.as_string_view().views(),
+        _ => return None,
+    };
+    let bitmap = array.nulls().map(nulls);
+    Some(Views::validated::<R>(views, buffers, bitmap).map(drop))
+}
+
+/// Whether the array is a views array whose every row that holds a value
+/// is valid, by [`views_validated`]'s one pass. `false` for an array of
+/// another layout or with an invalid row: the answer per row is then the
+/// column's, which reads the array again (a valid views array is read
+/// once). A malformed view is an error.
+fn all_views_valid<R: Ruleset>(
+    array: &dyn Array,
+    buffers: &[&[u8]],
+) -> Result<bool, Utf8ArrowError> {
+    match views_validated::<R>(array, buffers) {
+        Some(Ok(())) => Ok(true),
+        Some(Err(e)) if e.utf8_error().is_some() => Ok(false),
+        Some(Err(e)) => Err(Utf8ArrowError::Column(e)),
+        None => Ok(false),
+    }
+}
+
+/// Arrow's null bitmap as utf8-core's: the whole bitmap and the array's
+/// bit offset in it (a sliced array's).
+pub(crate) fn nulls(bitmap: &NullBuffer) -> Nulls<'_> {
+    Nulls::new(bitmap.validity(), bitmap.offset())
+}
+
+/// A conversion's error: an invalid row under a null is
+/// [`Utf8ArrowError::InvalidUnderNull`].
+pub(crate) fn refused(e: ColumnError, bitmap: Option<&NullBuffer>) -> Utf8ArrowError {
+    match bitmap {
+        Some(bitmap) if e.utf8_error().is_some() && bitmap.is_null(e.row()) => {
+            Utf8ArrowError::InvalidUnderNull(e)
+        }
+        _ => Utf8ArrowError::Column(e),
+    }
+}
