@@ -312,3 +312,49 @@ fn value_bytes(array: &dyn Array, index: usize) -> &[u8] {
         other => unreachable!("a bad value in a {other} array"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::types::Int32Type;
+    use arrow_array::{BinaryArray, DictionaryArray, Int32Array};
+    use utf8_core::Rfc3629;
+
+    /// A batch of one dictionary column over `values`, each row naming an
+    /// entry by `keys`.
+    fn batch(values: &ArrayRef, keys: &[i32]) -> RecordBatch {
+        let keys = Int32Array::from(keys.to_vec());
+        let column = DictionaryArray::<Int32Type>::try_new(keys, Arc::clone(values)).unwrap();
+        RecordBatch::try_from_iter([("d", Arc::new(column) as ArrayRef)]).unwrap()
+    }
+
+    fn rows(bad: &[BadValue]) -> Vec<u64> {
+        bad.iter().map(|b| b.row).collect()
+    }
+
+    #[test]
+    fn a_dictionary_is_checked_once_for_every_batch_that_shares_it() {
+        let values: ArrayRef = Arc::new(BinaryArray::from_iter_values([
+            &b"red"[..],
+            b"bl\xFFu",
+            b"gr\xC3\xBCn",
+        ]));
+        let mut dictionaries = vec![None];
+        let first = bad_values::<Rfc3629>(&batch(&values, &[0, 1, 2, 1]), true, &mut dictionaries);
+        assert_eq!(rows(&first.unwrap()), [1, 3]);
+
+        // The next batch over the same dictionary takes its bad entries
+        // from the check already made: told there are none, it finds none,
+        // where checking the entries again would find entry 1.
+        if let Some(checked) = &mut dictionaries[0] {
+            checked.bad_entries.clear();
+        }
+        let next = bad_values::<Rfc3629>(&batch(&values, &[1, 0, 1]), true, &mut dictionaries);
+        assert!(next.unwrap().is_empty());
+
+        // Another dictionary, even with the same entries, is checked.
+        let other: ArrayRef = Arc::new(BinaryArray::from_iter_values([&b"red"[..], b"bl\xFFu"]));
+        let another = bad_values::<Rfc3629>(&batch(&other, &[1, 0, 1]), true, &mut dictionaries);
+        assert_eq!(rows(&another.unwrap()), [0, 2]);
+    }
+}
