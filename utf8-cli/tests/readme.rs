@@ -197,3 +197,43 @@ fn the_manual_has_a_whole_commands_table_and_a_heading_for_every_subcommand() {
         );
     }
 }
+
+/// The manual's C program, compiled against `utf8 tables --emit c` and
+/// run: it prints what its comment says.
+#[test]
+fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_says() {
+    let start = MANUAL.find("```c\n").expect("the manual's C program") + "```c\n".len();
+    let program = &MANUAL[start..];
+    let program = &program[..program.find("```").expect("its end")];
+    let said = program
+        .split("/* Prints \"")
+        .nth(1)
+        .and_then(|rest| rest.split("\". */").next())
+        .expect("the comment that says what it prints");
+
+    let directory = scratch();
+    let tables = std::process::Command::new(env!("CARGO_BIN_EXE_utf8"))
+        .args(["tables", "--emit", "c"])
+        .output()
+        .expect("utf8 tables runs");
+    assert!(tables.status.success());
+    std::fs::write(directory.path().join("tables.h"), tables.stdout).unwrap();
+    std::fs::write(directory.path().join("main.c"), program).unwrap();
+    let binary = directory.path().join("main");
+    let compiled = std::process::Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
+        .arg(&binary)
+        .arg(directory.path().join("main.c"))
+        .output()
+        .expect("cc runs");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let ran = std::process::Command::new(&binary)
+        .output()
+        .expect("it runs");
+    assert!(ran.status.success());
+    assert_eq!(String::from_utf8(ran.stdout).unwrap(), format!("{said}\n"));
+}

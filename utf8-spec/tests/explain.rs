@@ -64,11 +64,25 @@ fn json_has_exactly_the_documented_keys_and_the_tables() {
                 "accepting",
                 "byte_classes",
                 "classes",
+                "shift",
                 "start",
                 "states",
                 "transitions"
             ]
         );
+        let shift = utf8_spec::shift::ShiftDfa::new(&tables).expect("a shift DFA");
+        let rows: Vec<u128> = json["shift"]["rows"]
+            .as_array()
+            .expect("the shift rows")
+            .iter()
+            .map(|row| {
+                let hex = row.as_str().expect("a hex string");
+                u128::from_str_radix(hex.trim_start_matches("0x"), 16).expect("hex")
+            })
+            .collect();
+        assert_eq!(rows, shift.rows(), "{}", ruleset.name);
+        assert_eq!(json["shift"]["start"], shift.offset(tables.start()));
+        assert_eq!(json["shift"]["dead"], shift.offset(tables.dead()));
         assert_eq!(json["states"], tables.state_count());
         assert_eq!(json["classes"], tables.class_count());
         assert_eq!(json["start"], tables.start());

@@ -5,15 +5,23 @@ use std::fmt::Write as _;
 use super::names::state_names;
 use crate::Tables;
 
+mod shift;
+
+use shift::{Shift, TOO_MANY_STATES};
+
 /// The language [`emit`] writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Emit {
-    /// `const` items and a `const fn accepts`.
+    /// `const` items and a `const fn accepts`, and `shift_accepts`.
     Rust,
-    /// `static const` arrays and an `accepts` function, C99.
+    /// `static const` arrays and an `accepts` function, C99; and on the
+    /// shift DFA, `utf8_validate` and `utf8_stream`.
     C,
     /// One object with the keys `states`, `classes`, `start`, `accepting`,
-    /// `byte_classes` and `transitions`.
+    /// `byte_classes`, `transitions` and `shift` (`null` where the tables
+    /// have too many states for a shift DFA; else its `row_bits`,
+    /// `field_bits`, `start`, `dead` and `accepting` offsets, and its 256
+    /// `rows` as hexadecimal strings, which JSON's numbers cannot hold).
     Json,
 }
 
@@ -22,11 +30,33 @@ pub enum Emit {
 /// Every output holds the same numbers: the class of each byte, and for each
 /// state one row of next states indexed by class (the dead state is a row
 /// like the others). The Rust and C outputs name each row's state in a comment.
+///
+/// Then the same automaton as a shift DFA ([`ShiftDfa`](crate::shift::ShiftDfa)),
+/// where it fits a 128-bit row: its rows and constants, a `shift_accepts` in
+/// Rust, and in C a validator that says what Rust's `Utf8Error` says
+/// (`utf8_validate`) and a form that validates in pieces (`utf8_stream`).
 pub fn emit(tables: &Tables, language: Emit) -> String {
+    let shift = Shift::new(tables);
     match language {
-        Emit::Rust => rust(tables),
-        Emit::C => c(tables),
-        Emit::Json => json(tables),
+        Emit::Rust => {
+            let text = shift
+                .as_ref()
+                .map_or_else(|| format!("\n// {TOO_MANY_STATES}.\n"), shift::rust);
+            rust(tables) + &text
+        }
+        Emit::C => {
+            let text = shift.as_ref().map_or_else(
+                || format!("\n/* {TOO_MANY_STATES}. */\n"),
+                |dfa| format!("\n{}", shift::c(dfa)),
+            );
+            c(tables) + &text
+        }
+        Emit::Json => {
+            let text = shift
+                .as_ref()
+                .map_or_else(|| "  \"shift\": null".to_owned(), shift::json);
+            json(tables, &text)
+        }
     }
 }
 
@@ -173,7 +203,8 @@ fn c(tables: &Tables) -> String {
     out
 }
 
-fn json(tables: &Tables) -> String {
+/// The tables as JSON, `shift` the last key and its value.
+fn json(tables: &Tables, shift: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{{");
     let _ = writeln!(out, "  \"states\": {},", tables.state_count());
@@ -195,7 +226,8 @@ fn json(tables: &Tables) -> String {
     let lines: Vec<String> = rows(tables)
         .map(|row| format!("    [{}]", numbers(row.iter().copied())))
         .collect();
-    let _ = writeln!(out, "{}\n  ]", lines.join(",\n"));
+    let _ = writeln!(out, "{}\n  ],", lines.join(",\n"));
+    let _ = writeln!(out, "{shift}");
     let _ = writeln!(out, "}}");
     out
 }
