@@ -52,7 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
             break
         }
         'utf8;check' {
-            [CompletionResult]::new('--ruleset', '--ruleset', [CompletionResultType]::ParameterName, 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279')
+            [CompletionResult]::new('--ruleset', '--ruleset', [CompletionResultType]::ParameterName, 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to report errors (valid inputs print nothing), or with -l and --files-without-errors, how to print the paths (JSON: one `{"path": ...}` object per line)')
             [CompletionResult]::new('--parquet', '--parquet', [CompletionResultType]::ParameterName, 'When to read an input as a Parquet file, whose byte array columns are checked value by value (a bad value is reported with its column, row and row group)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Report every error, resynchronising after each invalid part as lossy decoding does; without it, the first error of each input')
@@ -73,7 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'utf8' -ScriptBlock {
             break
         }
         'utf8;fix' {
-            [CompletionResult]::new('--ruleset', '--ruleset', [CompletionResultType]::ParameterName, 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279')
+            [CompletionResult]::new('--ruleset', '--ruleset', [CompletionResultType]::ParameterName, 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)')
             [CompletionResult]::new('--drop', '--drop', [CompletionResultType]::ParameterName, 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there')

@@ -46,7 +46,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'utf8;check'= {
-            cand --ruleset 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279'
+            cand --ruleset 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8'
             cand --format 'How to report errors (valid inputs print nothing), or with -l and --files-without-errors, how to print the paths (JSON: one `{"path": ...}` object per line)'
             cand --parquet 'When to read an input as a Parquet file, whose byte array columns are checked value by value (a bad value is reported with its column, row and row group)'
             cand --all 'Report every error, resynchronising after each invalid part as lossy decoding does; without it, the first error of each input'
@@ -66,7 +66,7 @@ set edit:completion:arg-completer[utf8] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'utf8;fix'= {
-            cand --ruleset 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279'
+            cand --ruleset 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8'
             cand -o 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)'
             cand --output 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)'
             cand --drop 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there'

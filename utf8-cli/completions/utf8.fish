@@ -54,7 +54,7 @@ complete -c utf8 -n "__fish_utf8_using_subcommand tables" -l emit -d 'The langua
 c\t'`static const` arrays and an `accepts` function (C99)'
 json\t'One object: states, classes, start, accepting, byte_classes, transitions'"
 complete -c utf8 -n "__fish_utf8_using_subcommand tables" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c utf8 -n "__fish_utf8_using_subcommand check" -l ruleset -d 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279' -r
+complete -c utf8 -n "__fish_utf8_using_subcommand check" -l ruleset -d 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8' -r
 complete -c utf8 -n "__fish_utf8_using_subcommand check" -l format -d 'How to report errors (valid inputs print nothing), or with -l and --files-without-errors, how to print the paths (JSON: one `{"path": ...}` object per line)' -r -f -a "human\t'One line per error: path:line:column, offset, bytes, what was expected'
 json\t'One JSON object per line per error: path, offset, len (null when the input ends inside a sequence), line, column, bytes (hex), expected, message'"
 complete -c utf8 -n "__fish_utf8_using_subcommand check" -l parquet -d 'When to read an input as a Parquet file, whose byte array columns are checked value by value (a bad value is reported with its column, row and row group)' -r -f -a "auto\t'A file whose name ends in `.parquet`, or that starts and ends with Parquet\'s magic bytes `PAR1`'
@@ -71,7 +71,7 @@ complete -c utf8 -n "__fish_utf8_using_subcommand check" -l hidden -d 'Under -r,
 complete -c utf8 -n "__fish_utf8_using_subcommand check" -l no-ignore -d 'Under -r, also check the files that ignore files exclude'
 complete -c utf8 -n "__fish_utf8_using_subcommand check" -l binary -d 'Under -r, also check binary files (a NUL byte in the first 8 KiB)'
 complete -c utf8 -n "__fish_utf8_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l ruleset -d 'The ruleset to validate against: rfc3629, legacy31, cesu8, mutf8, wtf8, rfc2279' -r
+complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l ruleset -d 'The ruleset to validate against: rfc3629, rfc2279, legacy31, cesu8, mutf8, wtf8' -r
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -s o -l output -d 'Write here instead of standard output (- writes to standard output, as the PATH - reads standard input): never the input itself, named by its path or redirected to standard input (see --in-place)' -r -F
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l drop -d 'Delete each invalid part instead of replacing it with U+FFFD. Under wtf8 and cesu8 this can bring two surrogate halves together (a pair that WTF-8 forbids, or a CESU-8 pair out of two halves); the replacement never does, so prefer it there'
 complete -c utf8 -n "__fish_utf8_using_subcommand fix" -l in-place -d 'Replace the input file: write a temporary file beside it, then rename it over the input (a valid input is left untouched). Only a regular file is replaced. It keeps its permissions, and its owner and group where the user may give them (root may), else its group where the user is in it, else it becomes the user\'s, as with `sed -i`; on Linux it keeps its extended attributes (its ACL, its SELinux label) where the file system holds them. A symbolic link stays a link: the file it points to is replaced'
