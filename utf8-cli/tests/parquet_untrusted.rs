@@ -246,3 +246,17 @@ fn a_footer_list_of_booleans_is_refused_where_the_parquet_crate_would_skip_it_as
         "{stderr}"
     );
 }
+
+#[test]
+fn a_delta_run_longer_than_its_page_is_refused_before_the_parquet_crate_allocates_it() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/hostile/delta-run-longer-than-its-page.parquet");
+    let output = utf8_within_ten_seconds(&["check", arg(&file)]);
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("column s: page 0: its prefix lengths declare 16383 values in a page of 200"),
+        "{stderr}"
+    );
+}

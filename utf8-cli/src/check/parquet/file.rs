@@ -26,6 +26,7 @@ use parquet::file::metadata::{
 use parquet::file::reader::ChunkReader;
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
+use super::delta::check_delta_pages;
 use super::footer::{check_footer, chunk_range};
 use super::pages::check_pages;
 use super::reader::{Positional, RowGroupBytes};
@@ -138,11 +139,19 @@ impl ParquetFile {
             .zip(&self.leaf_indices)
         {
             let chunk = metadata.column(index);
+            let rows = usize::try_from(metadata.num_rows()).unwrap_or(0);
             let bytes = usize::try_from(len)
                 .map_err(|_| format!("column {}: a chunk of {len} bytes", leaf.path))
                 .and_then(|len| self.reader.get_bytes(start, len).map_err(|e| e.to_string()))
                 .and_then(|bytes| {
-                    check_pages(&bytes, chunk.compression(), chunk.num_values())?;
+                    let walked = check_pages(&bytes, chunk.compression(), chunk.num_values())?;
+                    if walked.delta_byte_arrays {
+                        let held = RowGroupBytes {
+                            file: self.reader.clone(),
+                            chunks: vec![(start, bytes.clone())],
+                        };
+                        check_delta_pages(held, chunk, rows)?;
+                    }
                     Ok(bytes)
                 })
                 .map_err(|e| format!("column {}: {e}", leaf.path))?;

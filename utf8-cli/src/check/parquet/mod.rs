@@ -16,6 +16,7 @@
 //! not given.
 
 mod contain;
+mod delta;
 mod file;
 mod footer;
 mod in_order;

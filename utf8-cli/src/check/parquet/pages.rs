@@ -42,7 +42,13 @@ struct PageHeader {
     level_bytes: i64,
     /// A v2 data page's values may be stored uncompressed.
     values_compressed: bool,
+    /// A data page's values' encoding, as Parquet's Thrift numbers it.
+    encoding: i32,
 }
+
+/// `DELTA_LENGTH_BYTE_ARRAY` and `DELTA_BYTE_ARRAY`, as Parquet's Thrift
+/// numbers them: their pages' runs of lengths are checked by `delta`.
+const DELTA_BYTE_ARRAY_ENCODINGS: [i32; 2] = [6, 7];
 
 impl PageHeader {
     fn read(thrift: &mut Thrift<'_>) -> Result<PageHeader, String> {
@@ -72,6 +78,7 @@ impl PageHeader {
         while let Some((id, kind)) = thrift.field(last)? {
             match (which, id, kind) {
                 (_, 1, Kind::I32) => self.values = thrift.i32()?,
+                (5, 2, Kind::I32) | (8, 4, Kind::I32) => self.encoding = thrift.i32()?,
                 (8, 5 | 6, Kind::I32) => self.level_bytes += i64::from(thrift.i32()?.max(-1)),
                 (8, 7, Kind::True) => self.values_compressed = true,
                 (8, 7, Kind::False) => self.values_compressed = false,
@@ -83,10 +90,20 @@ impl PageHeader {
     }
 }
 
+/// What the walk of a chunk's pages found that a later check needs.
+pub struct Walked {
+    /// Whether a data page is `DELTA_LENGTH_BYTE_ARRAY` or
+    /// `DELTA_BYTE_ARRAY`, whose runs of lengths `delta` checks.
+    pub delta_byte_arrays: bool,
+}
+
 /// Walks the pages of a column chunk, `bytes` from its first page to its
 /// end, compressed with `codec`; `values` is how many values the footer
 /// says it holds.
-pub fn check_pages(bytes: &[u8], codec: Compression, values: i64) -> Result<(), String> {
+pub fn check_pages(bytes: &[u8], codec: Compression, values: i64) -> Result<Walked, String> {
+    let mut walked = Walked {
+        delta_byte_arrays: false,
+    };
     let mut at = 0;
     let mut counted = 0i64;
     let mut page = 0usize;
@@ -122,6 +139,7 @@ pub fn check_pages(bytes: &[u8], codec: Compression, values: i64) -> Result<(), 
         }
         if header.kind != DICTIONARY_PAGE {
             counted += i64::from(header.values);
+            walked.delta_byte_arrays |= DELTA_BYTE_ARRAY_ENCODINGS.contains(&header.encoding);
         }
         check_page_size(&header, body, codec).map_err(|e| format!("page {page}: {e}"))?;
         page += 1;
@@ -131,7 +149,7 @@ pub fn check_pages(bytes: &[u8], codec: Compression, values: i64) -> Result<(), 
             "its pages hold {counted} values where the footer says {values}"
         ));
     }
-    Ok(())
+    Ok(walked)
 }
 
 /// Whether a page's body decompresses to the size its header declares, as

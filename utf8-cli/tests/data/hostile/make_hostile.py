@@ -234,5 +234,22 @@ def main():
     data[-8:-4] = struct.pack("<I", length + len(booleans))
     save("footer-list-of-booleans.parquet", data)
 
+    # A DELTA_BYTE_ARRAY page whose run of prefix lengths declares more
+    # values than its page holds (as many as its varint's bytes allow): the
+    # parquet crate allocates the declared count before reading a value,
+    # and 2^56 of them aborted the process (found by the fuzzer).
+    data = write(flat, compression="none", use_dictionary=False,
+                 column_encoding={"s": "DELTA_BYTE_ARRAY"})
+    _, end = page_header_fields(data, 4)
+    levels = struct.unpack("<I", data[end:end + 4])[0]
+    at = end + 4 + levels
+    _, at = varint(data, at)  # block size
+    _, at = varint(data, at)  # mini-blocks per block
+    count, count_end = varint(data, at)
+    assert count == 200, count
+    width = count_end - at
+    data[at:count_end] = b"\xff" * (width - 1) + b"\x7f"
+    save("delta-run-longer-than-its-page.parquet", data)
+
 
 main()
