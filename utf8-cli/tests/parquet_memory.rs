@@ -62,10 +62,11 @@ fn write(path: &Path, groups: usize, rows: usize, cut_last: bool) {
 
 /// The most resident memory any child of this process has held, in KiB.
 fn children_peak_kib() -> i64 {
-    // SAFETY: `getrusage` writes a whole `rusage` into the zeroed one it is
-    // handed, which lives to the end of the call.
+    // SAFETY: `rusage` is integers and `timeval`s of integers, for which
+    // all-zero bytes are a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: as above; RUSAGE_CHILDREN is a valid `who`.
+    // SAFETY: `usage` is a valid, writable `rusage` that outlives the call,
+    // which writes only it; RUSAGE_CHILDREN is a `who` getrusage accepts.
     let status = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
     assert_eq!(status, 0, "getrusage");
     usage.ru_maxrss
