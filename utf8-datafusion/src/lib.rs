@@ -37,6 +37,7 @@ use datafusion::prelude::SessionContext;
 
 mod args;
 mod functions;
+pub mod parquet;
 mod ruleset;
 
 pub use functions::{Utf8ErrorOffset, Utf8IsValid, Utf8Lossy};

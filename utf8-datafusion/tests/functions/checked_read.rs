@@ -1,0 +1,400 @@
+//! The checked Parquet read: files with bytes that are not UTF-8 in
+//! string columns, written as a foreign writer would (the `parquet`
+//! crate's low-level writer, which takes bytes), read through
+//! `register_checked_parquet`; and valid files read as DataFusion's own
+//! read reads them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::common::{DataFusionError, Result};
+use datafusion::parquet::basic::Encoding;
+use datafusion::parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+use datafusion::parquet::file::properties::WriterProperties;
+use datafusion::parquet::file::writer::SerializedFileWriter;
+use datafusion::parquet::schema::parser::parse_message_type;
+use datafusion::parquet::schema::types::ColumnPath;
+use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use utf8_datafusion::parquet::{
+    CheckedParquetOptions, InvalidValue, OnInvalid, register_checked_parquet,
+};
+
+/// A folder in the temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "utf8-datafusion-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn url(&self) -> String {
+        format!("{}/", self.0.display())
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One leaf column of one row group: its values and levels.
+enum Leaf {
+    Ids(Vec<i64>),
+    Bytes {
+        values: Vec<&'static [u8]>,
+        definition: Option<Vec<i16>>,
+        repetition: Option<Vec<i16>>,
+    },
+}
+
+fn strings(values: &[&'static [u8]]) -> Leaf {
+    Leaf::Bytes {
+        values: values.to_vec(),
+        definition: Some(vec![1; values.len()]),
+        repetition: None,
+    }
+}
+
+/// Writes row groups of leaves in `schema`'s order, byte arrays in
+/// `encoding` and without a dictionary.
+fn write(path: &Path, schema: &str, encoding: Encoding, groups: &[Vec<Leaf>]) {
+    let schema = Arc::new(parse_message_type(schema).unwrap());
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_column_encoding(ColumnPath::from("s"), encoding)
+        .build();
+    let sink = std::fs::File::create(path).unwrap();
+    let mut writer = SerializedFileWriter::new(sink, schema, Arc::new(properties)).unwrap();
+    for leaves in groups {
+        let mut group = writer.next_row_group().unwrap();
+        for leaf in leaves {
+            let mut column = group.next_column().unwrap().unwrap();
+            match leaf {
+                Leaf::Ids(ids) => {
+                    column
+                        .typed::<Int64Type>()
+                        .write_batch(ids, None, None)
+                        .unwrap();
+                }
+                Leaf::Bytes {
+                    values,
+                    definition,
+                    repetition,
+                } => {
+                    let values: Vec<ByteArray> =
+                        values.iter().map(|v| ByteArray::from(v.to_vec())).collect();
+                    column
+                        .typed::<ByteArrayType>()
+                        .write_batch(&values, definition.as_deref(), repetition.as_deref())
+                        .unwrap();
+                }
+            }
+            column.close().unwrap();
+        }
+        group.close().unwrap();
+    }
+    writer.close().unwrap();
+}
+
+const FLAT: &str = "message m { REQUIRED INT64 id; OPTIONAL BYTE_ARRAY s (STRING); }";
+/// "é" (`C3 A9`) cut between rows 1 and 2: back to back the values are
+/// UTF-8, neither row is.
+const CUT: [&[u8]; 4] = [b"ok", b"caf\xC3", b"\xA9lait", b"fine"];
+const ENCODINGS: [Encoding; 3] = [
+    Encoding::PLAIN,
+    Encoding::DELTA_LENGTH_BYTE_ARRAY,
+    Encoding::DELTA_BYTE_ARRAY,
+];
+
+fn cut_file(dir: &TempDir, encoding: Encoding) {
+    let group = vec![Leaf::Ids((0..4).collect()), strings(&CUT)];
+    write(&dir.path().join("cut.parquet"), FLAT, encoding, &[group]);
+}
+
+async fn checked(dir: &TempDir, options: CheckedParquetOptions) -> SessionContext {
+    let ctx = SessionContext::new();
+    register_checked_parquet(&ctx, "t", &dir.url(), options)
+        .await
+        .unwrap();
+    ctx
+}
+
+async fn query(ctx: &SessionContext, sql: &str) -> Result<Vec<RecordBatch>> {
+    ctx.sql(sql).await?.collect().await
+}
+
+/// The `InvalidValue` a query failed with, wherever DataFusion wrapped it.
+fn invalid_value(error: &DataFusionError) -> InvalidValue {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(found) = e.downcast_ref::<InvalidValue>() {
+            return found.clone();
+        }
+        if let Some(DataFusionError::External(inner)) = e.downcast_ref::<DataFusionError>() {
+            source = Some(inner.as_ref());
+            continue;
+        }
+        if let Some(DataFusionError::Context(_, inner)) = e.downcast_ref::<DataFusionError>() {
+            source = Some(inner.as_ref());
+            continue;
+        }
+        source = e.source();
+    }
+    panic!("not an invalid value: {error}");
+}
+
+/// Every string array a query gave, each as arrow-rs itself checks it.
+fn assert_sound(batches: &[RecordBatch]) {
+    for batch in batches {
+        for column in batch.columns() {
+            column.to_data().validate_full().unwrap();
+        }
+    }
+}
+
+/// The rows of a one-column result of strings.
+fn rows(batches: &[RecordBatch]) -> Vec<Option<String>> {
+    let mut rows = Vec::new();
+    for batch in batches {
+        let column = datafusion::arrow::compute::cast(batch.column(0), &DataType::Utf8).unwrap();
+        rows.extend(
+            column
+                .as_string::<i32>()
+                .iter()
+                .map(|v| v.map(str::to_owned)),
+        );
+    }
+    rows
+}
+
+#[tokio::test]
+async fn a_cut_character_fails_the_query_naming_file_column_row_and_byte() {
+    for encoding in ENCODINGS {
+        let dir = TempDir::new();
+        cut_file(&dir, encoding);
+        let ctx = checked(&dir, CheckedParquetOptions::new()).await;
+        for sql in [
+            "SELECT upper(s) FROM t",
+            "SELECT count(*) FROM t",
+            "SELECT id FROM t",
+        ] {
+            let error = query(&ctx, sql).await.unwrap_err();
+            let bad = invalid_value(&error);
+            assert!(
+                bad.file().ends_with("cut.parquet"),
+                "{encoding:?} {sql}: {bad}"
+            );
+            assert_eq!(
+                (
+                    bad.column(),
+                    bad.row(),
+                    bad.valid_up_to(),
+                    bad.error_len(),
+                    bad.bytes()
+                ),
+                ("s", 1, 3, None, &b"\xC3"[..]),
+                "{encoding:?} {sql}: {bad}"
+            );
+            assert!(
+                bad.to_string()
+                    .contains("cut.parquet: column s: row 1: invalid UTF-8 at byte 3")
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn null_and_replace_change_exactly_the_rows_from_utf8_rejects() {
+    for encoding in ENCODINGS {
+        let dir = TempDir::new();
+        cut_file(&dir, encoding);
+        for on_invalid in [OnInvalid::Null, OnInvalid::Replace] {
+            let ctx = checked(&dir, CheckedParquetOptions::new().column("s", on_invalid)).await;
+            let batches = query(&ctx, "SELECT s FROM t ORDER BY id").await.unwrap();
+            assert_sound(&batches);
+            let expected: Vec<Option<String>> = CUT
+                .iter()
+                .map(|value| match (std::str::from_utf8(value), on_invalid) {
+                    (Ok(valid), _) => Some(valid.to_owned()),
+                    (Err(_), OnInvalid::Null) => None,
+                    (Err(_), _) => Some(String::from_utf8_lossy(value).into_owned()),
+                })
+                .collect();
+            assert_eq!(rows(&batches), expected, "{encoding:?} {on_invalid:?}");
+            let upper = query(&ctx, "SELECT upper(s) FROM t").await.unwrap();
+            assert_sound(&upper);
+        }
+    }
+}
+
+#[tokio::test]
+async fn rows_count_from_the_file_start_when_row_groups_are_pruned() {
+    let dir = TempDir::new();
+    let groups: Vec<Vec<Leaf>> = (0..3)
+        .map(|group| {
+            let ids: Vec<i64> = (group * 100..group * 100 + 100).collect();
+            let mut values: Vec<&'static [u8]> = vec![b"valid"; 100];
+            if group == 2 {
+                values[50] = b"bad \xFF here";
+            }
+            vec![Leaf::Ids(ids), strings(&values)]
+        })
+        .collect();
+    write(
+        &dir.path().join("groups.parquet"),
+        FLAT,
+        Encoding::PLAIN,
+        &groups,
+    );
+    let ctx = checked(&dir, CheckedParquetOptions::new()).await;
+
+    let error = query(&ctx, "SELECT s FROM t WHERE id >= 200")
+        .await
+        .unwrap_err();
+    let bad = invalid_value(&error);
+    assert_eq!(
+        (bad.row(), bad.valid_up_to(), bad.error_len()),
+        (250, 4, Some(1)),
+        "{bad}"
+    );
+    // The bad row's group is pruned by its statistics: nothing bad is read.
+    let batches = query(&ctx, "SELECT s FROM t WHERE id < 200").await.unwrap();
+    assert_eq!(rows(&batches).len(), 200);
+    let plan = query(&ctx, "EXPLAIN ANALYZE SELECT s FROM t WHERE id < 200")
+        .await
+        .unwrap();
+    let plan = pretty_format_batches(&plan).unwrap().to_string();
+    assert!(plan.contains("strings checked as UTF-8"), "{plan}");
+    assert!(
+        plan.contains("row_groups_pruned_statistics=3 total → 2 matched"),
+        "{plan}"
+    );
+}
+
+const NESTED: &str = "message m {
+    REQUIRED INT64 id;
+    OPTIONAL GROUP tags (LIST) { REPEATED GROUP list { OPTIONAL BYTE_ARRAY element (STRING); } }
+    OPTIONAL GROUP who { OPTIONAL BYTE_ARRAY name (STRING); }
+}";
+
+fn nested_file(dir: &TempDir) {
+    let tags = Leaf::Bytes {
+        values: vec![b"a", b"b", b"c", b"x\xFF"],
+        definition: Some(vec![3, 3, 3, 3]),
+        repetition: Some(vec![0, 1, 0, 0]),
+    };
+    let names = Leaf::Bytes {
+        values: vec![b"n0", b"n\xC3", b"n2"],
+        definition: Some(vec![2, 2, 2]),
+        repetition: None,
+    };
+    let group = vec![Leaf::Ids(vec![0, 1, 2]), tags, names];
+    write(
+        &dir.path().join("nested.parquet"),
+        NESTED,
+        Encoding::PLAIN,
+        &[group],
+    );
+}
+
+#[tokio::test]
+async fn strings_in_lists_and_structs_are_checked_and_named_by_path() {
+    let dir = TempDir::new();
+    nested_file(&dir);
+    let ctx = checked(&dir, CheckedParquetOptions::new()).await;
+    let bad = invalid_value(&query(&ctx, "SELECT tags FROM t").await.unwrap_err());
+    assert_eq!(
+        (bad.column(), bad.row(), bad.valid_up_to()),
+        ("tags.element", 2, 1),
+        "{bad}"
+    );
+    let bad = invalid_value(&query(&ctx, "SELECT who FROM t").await.unwrap_err());
+    assert_eq!(
+        (bad.column(), bad.row(), bad.error_len()),
+        ("who.name", 1, None),
+        "{bad}"
+    );
+
+    let options = CheckedParquetOptions::new().on_invalid(OnInvalid::Null);
+    let ctx = checked(&dir, options).await;
+    let batches = query(&ctx, "SELECT tags, who FROM t ORDER BY id")
+        .await
+        .unwrap();
+    assert_sound(&batches);
+    let batch = datafusion::arrow::compute::concat_batches(&batches[0].schema(), &batches).unwrap();
+    // Only the bad element and the bad field became null.
+    let tags = batch.column(0).as_list::<i32>();
+    let lengths: Vec<usize> = (0..3).map(|row| tags.value(row).len()).collect();
+    assert_eq!(lengths, [2, 1, 1]);
+    let elements = tags.values();
+    let nulls: Vec<bool> = (0..elements.len()).map(|i| elements.is_null(i)).collect();
+    assert_eq!(nulls, [false, false, false, true]);
+    let names = batch.column(1).as_struct().column(0);
+    let nulls: Vec<bool> = (0..3).map(|row| names.is_null(row)).collect();
+    assert_eq!(nulls, [false, true, false]);
+    assert!(batch.column(1).as_struct().is_valid(1));
+}
+
+#[tokio::test]
+async fn valid_files_read_as_datafusions_own_read_reads_them() {
+    let dir = TempDir::new();
+    for (year, first) in [(2025, 0), (2026, 100)] {
+        let folder = dir.path().join(format!("year={year}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let ids: Vec<i64> = (first..first + 100).collect();
+        let values: Vec<&'static [u8]> = (0..100)
+            .map(|i| [&b"caf\xC3\xA9"[..], b"na\xC3\xAFve", b"\xE2\x82\xAC5", b""][i % 4])
+            .collect();
+        let group = vec![Leaf::Ids(ids), strings(&values)];
+        write(
+            &folder.join("part.parquet"),
+            FLAT,
+            Encoding::DELTA_BYTE_ARRAY,
+            &[group],
+        );
+    }
+    let partitions = vec![("year".to_owned(), DataType::Utf8)];
+    let ctx = SessionContext::new();
+    let options = CheckedParquetOptions::new().table_partition_cols(partitions.clone());
+    register_checked_parquet(&ctx, "checked", &dir.url(), options)
+        .await
+        .unwrap();
+    let own = ParquetReadOptions::default().table_partition_cols(partitions);
+    ctx.register_parquet("own", &dir.url(), own).await.unwrap();
+
+    let checked_schema = ctx.table("checked").await.unwrap().schema().clone();
+    let own_schema = ctx.table("own").await.unwrap().schema().clone();
+    assert_eq!(checked_schema.fields(), own_schema.fields());
+    for sql in [
+        "SELECT * FROM {} ORDER BY id",
+        "SELECT upper(s) AS u, id FROM {} WHERE year = '2026' AND id > 150 ORDER BY id",
+        "SELECT count(*) AS n, count(s) AS k, max(s) AS m FROM {}",
+        "SELECT s FROM {} ORDER BY id LIMIT 3",
+    ] {
+        let mine = query(&ctx, &sql.replace("{}", "checked")).await.unwrap();
+        let theirs = query(&ctx, &sql.replace("{}", "own")).await.unwrap();
+        assert_sound(&mine);
+        assert_eq!(
+            pretty_format_batches(&mine).unwrap().to_string(),
+            pretty_format_batches(&theirs).unwrap().to_string(),
+            "{sql}"
+        );
+    }
+}
