@@ -17,7 +17,8 @@ use datafusion::arrow::datatypes::{BinaryViewType, DataType, FieldRef, Int64Type
 use datafusion::common::{DataFusionError, Result};
 use utf8_arrow::arrow59 as arrow;
 use utf8_arrow::arrow59::Utf8ArrowError;
-use utf8_core::column::{ColumnError, Offset};
+use utf8_core::Utf8Error;
+use utf8_core::column::Offset;
 
 use super::OnInvalid;
 use super::types::holds_strings;
@@ -124,7 +125,7 @@ impl BatchPlan {
     pub(crate) fn apply(&self, batch: &RecordBatch, file: &str) -> Result<RecordBatch> {
         let rows = batch.column(self.row_number).as_primitive::<Int64Type>();
         let fail = |bad: Bad, check: &Check| -> DataFusionError {
-            let row = usize::try_from(rows.value(bad.row)).unwrap_or(usize::MAX) as u64;
+            let row = u64::try_from(rows.value(bad.row)).unwrap_or(u64::MAX);
             DataFusionError::External(Box::new(InvalidValue {
                 file: file.to_owned(),
                 column: format!("{}{}", check.field.name(), bad.path),
@@ -238,33 +239,62 @@ fn offsets<O: OffsetSizeTrait + Offset>(
     array: &GenericBinaryArray<O>,
     on_invalid: OnInvalid,
 ) -> Result<ArrayRef, Failure> {
-    match arrow::to_string_array(array) {
-        Ok(strings) => return Ok(Arc::new(strings)),
-        Err(Utf8ArrowError::Column(e)) if on_invalid == OnInvalid::Fail => {
-            return Err(bad(&e, |row| array.value(row)));
-        }
-        Err(_) => {}
-    }
-    let repaired: ArrayRef = Arc::new(arrow::to_string_array_lossy(array)?);
-    nulled(repaired, array, on_invalid)
+    let checked = arrow::to_string_array(array).map(|strings| Arc::new(strings) as ArrayRef);
+    settle(
+        checked,
+        array,
+        |row| array.value(row),
+        on_invalid,
+        || Ok(Arc::new(arrow::to_string_array_lossy(array)?)),
+    )
 }
 
 fn views(array: &ArrayRef, on_invalid: OnInvalid) -> Result<ArrayRef, Failure> {
     let array = array.as_byte_view::<BinaryViewType>();
-    match arrow::to_string_view_array(array) {
-        Ok(strings) => return Ok(Arc::new(strings)),
-        Err(Utf8ArrowError::Column(e)) if on_invalid == OnInvalid::Fail => {
-            return Err(bad(&e, |row| array.value(row)));
+    let checked = arrow::to_string_view_array(array).map(|strings| Arc::new(strings) as ArrayRef);
+    settle(
+        checked,
+        array,
+        |row| array.value(row),
+        on_invalid,
+        || Ok(Arc::new(arrow::to_string_view_array_lossy(array)?)),
+    )
+}
+
+/// What a conversion's outcome becomes. The conversion checks every row,
+/// null or not (a string array may hold no bad bytes even under a null),
+/// and stops at the first bad one; a null row's bytes are no value, and
+/// the reader leaves whatever it likes there (arrow-rs's view reader, the
+/// view of another row), so a null row's failure means the rows that are
+/// not null are checked again on their own.
+fn settle<'a>(
+    checked: Result<ArrayRef, Utf8ArrowError>,
+    read: &'a dyn Array,
+    value: impl Fn(usize) -> &'a [u8],
+    on_invalid: OnInvalid,
+    repair: impl FnOnce() -> Result<ArrayRef, Failure>,
+) -> Result<ArrayRef, Failure> {
+    let error = match checked {
+        Ok(strings) => return Ok(strings),
+        Err(error) => error,
+    };
+    if on_invalid == OnInvalid::Fail {
+        let first = match &error {
+            Utf8ArrowError::Column(e) => match e.utf8_error() {
+                Some(utf8) => Some((e.row(), utf8)),
+                None => return Err(Failure::Other(DataFusionError::External(Box::new(*e)))),
+            },
+            _ => arrow::invalid_rows(read)?.into_iter().next(),
+        };
+        if let Some((row, utf8)) = first {
+            return Err(bad(row, utf8, value(row)));
         }
-        Err(_) => {}
     }
-    let repaired: ArrayRef = Arc::new(arrow::to_string_view_array_lossy(array)?);
-    nulled(repaired, array, on_invalid)
+    nulled(repair()?, read, on_invalid)
 }
 
 /// The repaired array, with the rows that were invalid made null where
-/// that is asked for. Under [`OnInvalid::Fail`] only null rows can have
-/// been invalid (a layout the reader never makes): their repair stands.
+/// that is asked for.
 fn nulled(
     repaired: ArrayRef,
     read: &dyn Array,
@@ -273,25 +303,16 @@ fn nulled(
     if on_invalid != OnInvalid::Null {
         return Ok(repaired);
     }
-    let invalid = arrow::invalid_rows(read)?;
     let mut mask = vec![false; read.len()];
-    for (row, _) in invalid {
+    for (row, _) in arrow::invalid_rows(read)? {
         mask[row] = true;
     }
     Ok(nullif(&repaired, &BooleanArray::from(mask))?)
 }
 
-fn bad<'a>(error: &ColumnError, value: impl Fn(usize) -> &'a [u8]) -> Failure {
-    let Some(utf8) = error.utf8_error() else {
-        return Failure::Other(DataFusionError::External(Box::new(*error)));
-    };
-    let row = error.row();
-    let value = value(row);
+fn bad(row: usize, utf8: Utf8Error, value: &[u8]) -> Failure {
     let start = utf8.valid_up_to();
-    let end = match utf8.error_len() {
-        Some(len) => start + len,
-        None => value.len(),
-    };
+    let end = utf8.error_len().map_or(value.len(), |len| start + len);
     Failure::Bad(Bad {
         row,
         path: String::new(),
@@ -392,20 +413,15 @@ fn dictionary(
         _ if bad_values.is_empty() => Ok(converted),
         OnInvalid::Fail => match (0..array.len()).find(|&row| used_bad(row)) {
             Some(row) => {
-                let value = keys[row];
-                match convert(values, target, OnInvalid::Fail) {
-                    Err(Failure::Bad(bad)) if bad.row == value => {
-                        Err(Failure::Bad(Bad { row, ..bad }))
-                    }
-                    _ => {
-                        // The first bad value this row uses is not the
-                        // dictionary's first bad value: check it alone.
-                        let one = values.slice(value, 1);
-                        match convert(&one, target, OnInvalid::Fail) {
-                            Err(Failure::Bad(bad)) => Err(Failure::Bad(Bad { row, ..bad })),
-                            other => other,
-                        }
-                    }
+                let value = values.slice(keys[row], 1);
+                match convert(&value, target, OnInvalid::Fail) {
+                    Err(Failure::Bad(bad)) => Err(Failure::Bad(Bad { row, ..bad })),
+                    Err(other) => Err(other),
+                    Ok(_) => datafusion::common::internal_err!(
+                        "dictionary value {} was found invalid, then valid",
+                        keys[row]
+                    )
+                    .map_err(Failure::Other),
                 }
             }
             None => Ok(converted),

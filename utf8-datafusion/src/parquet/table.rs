@@ -128,7 +128,7 @@ impl CheckedParquetTable {
     /// How the reader's batches become the table's: the projected
     /// columns in their order, then the checked columns the query does not
     /// read but whose bad values still fail it, then the row number.
-    fn batch_plan(&self, projection: &[usize]) -> (BatchPlan, Vec<usize>) {
+    fn batch_plan(&self, projection: &[usize]) -> Result<(BatchPlan, Vec<usize>)> {
         let outputs: Vec<Output> = projection
             .iter()
             .enumerate()
@@ -162,7 +162,7 @@ impl CheckedParquetTable {
             row_number,
             schema,
         };
-        (plan, read)
+        Ok((plan, read))
     }
 }
 
@@ -237,7 +237,7 @@ impl TableProvider for CheckedParquetTable {
         .with_table_partition_cols(partition_fields)
         .build();
 
-        let (plan, read) = self.batch_plan(projection);
+        let (plan, read) = self.batch_plan(projection)?;
         let store_url = self.paths[0].object_store();
         let store = state.runtime_env().object_store(&store_url)?;
         let metadata_cache = state.runtime_env().cache_manager.get_file_metadata_cache();

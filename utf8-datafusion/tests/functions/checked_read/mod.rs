@@ -4,114 +4,22 @@
 //! `register_checked_parquet`; and valid files read as DataFusion's own
 //! read reads them.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod random;
+mod write;
 
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::util::pretty::pretty_format_batches;
 use datafusion::common::{DataFusionError, Result};
+use datafusion::parquet::arrow::{ARROW_SCHEMA_META_KEY, encode_arrow_schema};
 use datafusion::parquet::basic::Encoding;
-use datafusion::parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+use datafusion::parquet::file::metadata::KeyValue;
 use datafusion::parquet::file::properties::WriterProperties;
-use datafusion::parquet::file::writer::SerializedFileWriter;
-use datafusion::parquet::schema::parser::parse_message_type;
-use datafusion::parquet::schema::types::ColumnPath;
-use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 use utf8_datafusion::parquet::{
     CheckedParquetOptions, InvalidValue, OnInvalid, register_checked_parquet,
 };
-
-/// A folder in the temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let name = format!(
-            "utf8-datafusion-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        );
-        let path = std::env::temp_dir().join(name);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn url(&self) -> String {
-        format!("{}/", self.0.display())
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// One leaf column of one row group: its values and levels.
-enum Leaf {
-    Ids(Vec<i64>),
-    Bytes {
-        values: Vec<&'static [u8]>,
-        definition: Option<Vec<i16>>,
-        repetition: Option<Vec<i16>>,
-    },
-}
-
-fn strings(values: &[&'static [u8]]) -> Leaf {
-    Leaf::Bytes {
-        values: values.to_vec(),
-        definition: Some(vec![1; values.len()]),
-        repetition: None,
-    }
-}
-
-/// Writes row groups of leaves in `schema`'s order, byte arrays in
-/// `encoding` and without a dictionary.
-fn write(path: &Path, schema: &str, encoding: Encoding, groups: &[Vec<Leaf>]) {
-    let schema = Arc::new(parse_message_type(schema).unwrap());
-    let properties = WriterProperties::builder()
-        .set_dictionary_enabled(false)
-        .set_column_encoding(ColumnPath::from("s"), encoding)
-        .build();
-    let sink = std::fs::File::create(path).unwrap();
-    let mut writer = SerializedFileWriter::new(sink, schema, Arc::new(properties)).unwrap();
-    for leaves in groups {
-        let mut group = writer.next_row_group().unwrap();
-        for leaf in leaves {
-            let mut column = group.next_column().unwrap().unwrap();
-            match leaf {
-                Leaf::Ids(ids) => {
-                    column
-                        .typed::<Int64Type>()
-                        .write_batch(ids, None, None)
-                        .unwrap();
-                }
-                Leaf::Bytes {
-                    values,
-                    definition,
-                    repetition,
-                } => {
-                    let values: Vec<ByteArray> =
-                        values.iter().map(|v| ByteArray::from(v.to_vec())).collect();
-                    column
-                        .typed::<ByteArrayType>()
-                        .write_batch(&values, definition.as_deref(), repetition.as_deref())
-                        .unwrap();
-                }
-            }
-            column.close().unwrap();
-        }
-        group.close().unwrap();
-    }
-    writer.close().unwrap();
-}
+use write::{Leaf, TempDir, strings, write, write_with};
 
 const FLAT: &str = "message m { REQUIRED INT64 id; OPTIONAL BYTE_ARRAY s (STRING); }";
 /// "é" (`C3 A9`) cut between rows 1 and 2: back to back the values are
@@ -128,8 +36,26 @@ fn cut_file(dir: &TempDir, encoding: Encoding) {
     write(&dir.path().join("cut.parquet"), FLAT, encoding, &[group]);
 }
 
+/// A session whose string columns are read as views (DataFusion's
+/// default) or as offsets, one partition, so that the first bad value of
+/// a file is the one named.
+fn session(views: bool) -> SessionContext {
+    let config = SessionConfig::new().with_target_partitions(1).set_bool(
+        "datafusion.execution.parquet.schema_force_view_types",
+        views,
+    );
+    SessionContext::new_with_config(config)
+}
+
 async fn checked(dir: &TempDir, options: CheckedParquetOptions) -> SessionContext {
-    let ctx = SessionContext::new();
+    checked_in(session(true), dir, options).await
+}
+
+async fn checked_in(
+    ctx: SessionContext,
+    dir: &TempDir,
+    options: CheckedParquetOptions,
+) -> SessionContext {
     register_checked_parquet(&ctx, "t", &dir.url(), options)
         .await
         .unwrap();
@@ -186,10 +112,10 @@ fn rows(batches: &[RecordBatch]) -> Vec<Option<String>> {
 
 #[tokio::test]
 async fn a_cut_character_fails_the_query_naming_file_column_row_and_byte() {
-    for encoding in ENCODINGS {
+    for (encoding, views) in ENCODINGS.into_iter().flat_map(|e| [(e, true), (e, false)]) {
         let dir = TempDir::new();
         cut_file(&dir, encoding);
-        let ctx = checked(&dir, CheckedParquetOptions::new()).await;
+        let ctx = checked_in(session(views), &dir, CheckedParquetOptions::new()).await;
         for sql in [
             "SELECT upper(s) FROM t",
             "SELECT count(*) FROM t",
@@ -222,11 +148,12 @@ async fn a_cut_character_fails_the_query_naming_file_column_row_and_byte() {
 
 #[tokio::test]
 async fn null_and_replace_change_exactly_the_rows_from_utf8_rejects() {
-    for encoding in ENCODINGS {
+    for (encoding, views) in ENCODINGS.into_iter().flat_map(|e| [(e, true), (e, false)]) {
         let dir = TempDir::new();
         cut_file(&dir, encoding);
         for on_invalid in [OnInvalid::Null, OnInvalid::Replace] {
-            let ctx = checked(&dir, CheckedParquetOptions::new().column("s", on_invalid)).await;
+            let options = CheckedParquetOptions::new().column("s", on_invalid);
+            let ctx = checked_in(session(views), &dir, options).await;
             let batches = query(&ctx, "SELECT s FROM t ORDER BY id").await.unwrap();
             assert_sound(&batches);
             let expected: Vec<Option<String>> = CUT
@@ -296,12 +223,17 @@ const NESTED: &str = "message m {
 
 fn nested_file(dir: &TempDir) {
     let tags = Leaf::Bytes {
-        values: vec![b"a", b"b", b"c", b"x\xFF"],
+        values: vec![
+            b"a".to_vec(),
+            b"b".to_vec(),
+            b"c".to_vec(),
+            b"x\xFF".to_vec(),
+        ],
         definition: Some(vec![3, 3, 3, 3]),
         repetition: Some(vec![0, 1, 0, 0]),
     };
     let names = Leaf::Bytes {
-        values: vec![b"n0", b"n\xC3", b"n2"],
+        values: vec![b"n0".to_vec(), b"n\xC3".to_vec(), b"n2".to_vec()],
         definition: Some(vec![2, 2, 2]),
         repetition: None,
     };
@@ -397,4 +329,144 @@ async fn valid_files_read_as_datafusions_own_read_reads_them() {
             "{sql}"
         );
     }
+}
+
+/// A file whose embedded Arrow schema (as pyarrow writes it) says what
+/// the string column was: `LargeUtf8`, or a dictionary.
+fn hinted_file(dir: &TempDir, hint: DataType) {
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", hint, true),
+    ]);
+    let metadata = KeyValue::new(
+        ARROW_SCHEMA_META_KEY.to_owned(),
+        encode_arrow_schema(&schema),
+    );
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_key_value_metadata(Some(vec![metadata]))
+        .build();
+    let group = vec![Leaf::Ids((0..4).collect()), strings(&CUT)];
+    write_with(
+        &dir.path().join("hinted.parquet"),
+        FLAT,
+        properties,
+        &[group],
+    );
+}
+
+#[tokio::test]
+async fn large_and_dictionary_string_columns_are_read_as_the_writer_declared_them() {
+    let dictionary = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    for hint in [DataType::LargeUtf8, dictionary] {
+        let dir = TempDir::new();
+        hinted_file(&dir, hint.clone());
+        let ctx = checked_in(session(false), &dir, CheckedParquetOptions::new()).await;
+        let shown = ctx
+            .table("t")
+            .await
+            .unwrap()
+            .schema()
+            .field(1)
+            .data_type()
+            .clone();
+        assert_eq!(shown, hint);
+        let bad = invalid_value(&query(&ctx, "SELECT s FROM t").await.unwrap_err());
+        assert_eq!(
+            (bad.column(), bad.row(), bad.valid_up_to()),
+            ("s", 1, 3),
+            "{hint}: {bad}"
+        );
+
+        for on_invalid in [OnInvalid::Null, OnInvalid::Replace] {
+            let options = CheckedParquetOptions::new().on_invalid(on_invalid);
+            let ctx = checked_in(session(false), &dir, options).await;
+            let batches = query(&ctx, "SELECT s FROM t ORDER BY id").await.unwrap();
+            assert_sound(&batches);
+            assert_eq!(batches[0].schema().field(0).data_type(), &hint);
+            let expected = match on_invalid {
+                OnInvalid::Null => vec![Some("ok"), None, None, Some("fine")],
+                _ => vec![
+                    Some("ok"),
+                    Some("caf\u{FFFD}"),
+                    Some("\u{FFFD}lait"),
+                    Some("fine"),
+                ],
+            };
+            let expected: Vec<Option<String>> =
+                expected.into_iter().map(|v| v.map(str::to_owned)).collect();
+            assert_eq!(rows(&batches), expected, "{hint} {on_invalid:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn pages_pruned_by_the_page_index_are_not_read_and_rows_still_count_from_the_start() {
+    let dir = TempDir::new();
+    let ids: Vec<i64> = (0..1000).collect();
+    let mut values: Vec<&[u8]> = vec![b"valid"; 1000];
+    values[50] = b"\xFFbad";
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_data_page_row_count_limit(100)
+        .set_write_batch_size(100)
+        .build();
+    let group = vec![Leaf::Ids(ids), strings(&values)];
+    write_with(
+        &dir.path().join("pages.parquet"),
+        FLAT,
+        properties,
+        &[group],
+    );
+    let ctx = checked(&dir, CheckedParquetOptions::new()).await;
+
+    // The bad value's page holds rows 0 to 99: a filter past them skips it.
+    let batches = query(&ctx, "SELECT s FROM t WHERE id >= 500")
+        .await
+        .unwrap();
+    assert_eq!(rows(&batches).len(), 500);
+    let plan = query(&ctx, "EXPLAIN ANALYZE SELECT s FROM t WHERE id >= 500")
+        .await
+        .unwrap();
+    let plan = pretty_format_batches(&plan).unwrap().to_string();
+    assert!(
+        plan.contains("page_index_rows_pruned=1.00 K total → 500 matched"),
+        "{plan}"
+    );
+    let bad = invalid_value(
+        &query(&ctx, "SELECT s FROM t WHERE id >= 40")
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(
+        (bad.row(), bad.valid_up_to(), bad.error_len()),
+        (50, 0, Some(1)),
+        "{bad}"
+    );
+}
+
+/// The README's file: `ok`, then "é" cut across two rows, in
+/// `DELTA_BYTE_ARRAY`, the encoding whose read DataFusion 55 lets through.
+const EXAMPLE: [&[u8]; 3] = [b"ok", b"caf\xC3", b"\xA9lait"];
+
+#[test]
+fn the_readmes_example_file_is_the_one_this_test_writes() {
+    let dir = TempDir::new();
+    let written = dir.path().join("cut-across-rows.parquet");
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_encoding(Encoding::DELTA_BYTE_ARRAY)
+        .build();
+    let schema = "message m { OPTIONAL BYTE_ARRAY s (STRING); }";
+    write_with(&written, schema, properties, &[vec![strings(&EXAMPLE)]]);
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data/examples/cut-across-rows.parquet");
+    let bytes = std::fs::read(&written).unwrap();
+    if std::env::var_os("UTF8_BLESS").is_some() {
+        std::fs::write(&shipped, &bytes).unwrap();
+    }
+    assert!(
+        std::fs::read(&shipped).is_ok_and(|old| old == bytes),
+        "data/examples/cut-across-rows.parquet is stale: UTF8_BLESS=1 rewrites it"
+    );
 }
