@@ -17,8 +17,10 @@
 //! the ratio is one of CPU work. Last, `checked-at-avx2`: the checked read
 //! with utf8-core held to AVX2, as a CPU without AVX-512 runs it.
 
+mod corpus;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -35,17 +37,7 @@ const QUERY: &str = "SELECT max(octet_length(s)) FROM";
 
 /// The lines of every valid corpus file, each once.
 fn lines() -> Vec<String> {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus");
-    let mut files = vec![];
-    for dir in std::fs::read_dir(corpus).expect("data/corpus") {
-        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let path = file.unwrap().path();
-            if path.to_string_lossy().ends_with(".utf8.txt") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = corpus::valid_files();
     files
         .iter()
         .flat_map(|path| {

@@ -14,8 +14,9 @@
 //! work but the check. Groups: the words as `Binary` (offsets) and as
 //! `BinaryView`.
 
+mod corpus;
+
 use std::hint::black_box;
-use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -76,17 +77,7 @@ impl ScalarUDFImpl for FromUtf8PerRow {
 
 /// The words of every valid corpus file, repeated to [`ROWS`].
 fn words() -> Vec<Vec<u8>> {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus");
-    let mut files = vec![];
-    for dir in std::fs::read_dir(corpus).expect("data/corpus") {
-        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let path = file.unwrap().path();
-            if path.to_string_lossy().ends_with(".utf8.txt") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = corpus::valid_files();
     let words: Vec<Vec<u8>> = files
         .iter()
         .flat_map(|path| {

@@ -97,15 +97,17 @@ fn assert_sound(batches: &[RecordBatch]) {
 
 /// The rows of a one-column result of strings.
 fn rows(batches: &[RecordBatch]) -> Vec<Option<String>> {
+    column(batches, 0)
+}
+
+/// The rows of column `index` of a result of strings.
+fn column(batches: &[RecordBatch], index: usize) -> Vec<Option<String>> {
     let mut rows = Vec::new();
     for batch in batches {
-        let column = datafusion::arrow::compute::cast(batch.column(0), &DataType::Utf8).unwrap();
-        rows.extend(
-            column
-                .as_string::<i32>()
-                .iter()
-                .map(|v| v.map(str::to_owned)),
-        );
+        let column =
+            datafusion::arrow::compute::cast(batch.column(index), &DataType::Utf8).unwrap();
+        let strings = column.as_string::<i32>().iter();
+        rows.extend(strings.map(|v| v.map(str::to_owned)));
     }
     rows
 }

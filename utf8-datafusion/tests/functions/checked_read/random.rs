@@ -7,13 +7,12 @@
 //! value that is bad exactly as `from_utf8` says, and the first one of a
 //! column read alone.
 
-use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::basic::Encoding;
 use datafusion::parquet::file::properties::WriterProperties;
 use datafusion::parquet::schema::types::ColumnPath;
 
 use super::write::{Leaf, TempDir, write_with};
-use super::{ENCODINGS, assert_sound, checked_in, invalid_value, query, session};
+use super::{ENCODINGS, assert_sound, checked_in, column, invalid_value, query, session};
 use crate::common::{self, Rng};
 use utf8_datafusion::parquet::{CheckedParquetOptions, InvalidValue, OnInvalid};
 
@@ -94,23 +93,6 @@ fn reference(values: &[Option<Vec<u8>>], on_invalid: OnInvalid) -> Vec<Option<St
             }
         })
         .collect()
-}
-
-/// The rows of column `index` of a result, as strings.
-fn column(batches: &[datafusion::arrow::array::RecordBatch], index: usize) -> Vec<Option<String>> {
-    use datafusion::arrow::array::AsArray;
-    let mut rows = Vec::new();
-    for batch in batches {
-        let column =
-            datafusion::arrow::compute::cast(batch.column(index), &DataType::Utf8).unwrap();
-        rows.extend(
-            column
-                .as_string::<i32>()
-                .iter()
-                .map(|v| v.map(str::to_owned)),
-        );
-    }
-    rows
 }
 
 fn is_bad(value: &Option<Vec<u8>>) -> bool {
