@@ -22,9 +22,10 @@
 //! exactly: `Binary`, `LargeBinary`, `Utf8` and `LargeUtf8` as
 //! [`Offsets`](utf8_core::column::Offsets), `BinaryView` and `Utf8View` as
 //! [`Views`](utf8_core::column::Views). The array's null bitmap goes with it,
-//! so null rows are not checked by `validate` and `is_valid`. The
-//! conversions to string arrays check null rows too, since arrow-rs's string
-//! arrays promise UTF-8 in every slot. A layout the array's type promises
+//! so null rows are not checked by `is_valid_utf8` and `invalid_rows`, nor
+//! by `validate` of a binary array. `validate` of a string array and the
+//! conversions to string arrays check null rows too, since arrow-rs's
+//! string arrays promise UTF-8 in every slot. A layout the array's type promises
 //! but that does not hold (an array built unchecked) is an error naming the
 //! row, not a panic.
 

@@ -107,7 +107,7 @@ fn assert_row_0_rejected(array: &dyn Array) {
     assert_eq!(e.row(), Some(0));
     let u = e.utf8_error().unwrap();
     assert_eq!((u.valid_up_to(), u.error_len()), (3, None));
-    let valid: Vec<Option<bool>> = utf8_arrow::is_valid(array).unwrap().iter().collect();
+    let valid: Vec<Option<bool>> = utf8_arrow::is_valid_utf8(array).unwrap().iter().collect();
     assert_eq!(valid, [Some(false), Some(false), Some(true)]);
     // Checked again into a string array that can be read: refused, or
     // repaired.

@@ -14,9 +14,10 @@
 //! | `BinaryView`, `Utf8View` | [`Views`]: the array's views over its data buffers | `views` |
 //!
 //! The array's null bitmap goes with it ([`Nulls`]), so null rows are not
-//! checked by [`validate`] and [`is_valid`]. The conversions to string
-//! arrays check null rows too, since arrow-rs's string arrays promise UTF-8
-//! in every slot. A views array is first checked in one pass that reads
+//! checked by [`is_valid_utf8`] and [`invalid_rows`], nor by [`validate`]
+//! of a binary array. [`validate`] of a string array and the conversions
+//! to string arrays check null rows too, since arrow-rs's string arrays
+//! promise UTF-8 in every slot. A views array is first checked in one pass that reads
 //! each view once, its layout and its string together
 //! ([`Views::validated`]); only an array with an invalid row is read again
 //! to answer per row.
@@ -33,15 +34,22 @@ use arrow_schema::DataType;
 use utf8_core::column::{Column, ColumnError, Nulls, Offsets, Views};
 use utf8_core::{Rfc3629, Ruleset, Utf8Error};
 
+mod dynamic;
 mod error;
 mod offsets;
 mod views;
 
+pub use dynamic::{to_string, to_string_lossy, to_string_view};
 pub use error::Utf8ArrowError;
 pub use offsets::{to_string_array, to_string_array_lossy};
 pub use views::{to_string_view_array, to_string_view_array_lossy};
 
-/// Checks that every row of `array` that is not null is UTF-8 (RFC 3629).
+/// Checks that every row of `array` that is not null is UTF-8 (RFC 3629),
+/// and, for a string array, every null row too: `Ok` for a `Utf8`,
+/// `LargeUtf8` or `Utf8View` array means it is sound as arrow-rs defines
+/// it (its `validate_full` checks every slot), and a null row holding bad
+/// bytes is [`Utf8ArrowError::InvalidUnderNull`]. A binary array's null
+/// rows may hold anything.
 ///
 /// `array` is a `Binary`, `LargeBinary`, `BinaryView`, `Utf8`, `LargeUtf8`
 /// or `Utf8View` array; any other type is
@@ -75,15 +83,28 @@ pub fn validate(array: &dyn Array) -> Result<(), Utf8ArrowError> {
 /// ```
 pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> {
     let buffers = data_buffers(array);
-    if let Some(one_pass) = views_validated::<R>(array, &buffers) {
-        return one_pass.map_err(Utf8ArrowError::Column);
+    let with_nulls = !holds_strings(array.data_type());
+    let refused = |e: ColumnError| match with_nulls {
+        true => Utf8ArrowError::Column(e),
+        false => refused(e, array.nulls()),
+    };
+    if let Some(one_pass) = views_validated::<R>(array, &buffers, with_nulls) {
+        return one_pass.map_err(refused);
     }
-    match any_column(array, &buffers)? {
+    match any_column(array, &buffers, with_nulls)? {
         AnyColumn::Small(column) => column.validate::<R>(),
         AnyColumn::Large(column) => column.validate::<R>(),
         AnyColumn::Views(column) => column.validate::<R>(),
     }
-    .map_err(Utf8ArrowError::Column)
+    .map_err(refused)
+}
+
+/// Whether arrays of this type promise UTF-8 in every slot.
+fn holds_strings(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    )
 }
 
 /// Every invalid row of `array` that is not null, in order, each with its
@@ -114,7 +135,7 @@ pub fn invalid_rows_as<R: Ruleset>(
     if all_views_valid::<R>(array, &buffers)? {
         return Ok(Vec::new());
     }
-    Ok(match any_column(array, &buffers)? {
+    Ok(match any_column(array, &buffers, true)? {
         AnyColumn::Small(column) => column.invalid_rows::<R>().collect(),
         AnyColumn::Large(column) => column.invalid_rows::<R>().collect(),
         AnyColumn::Views(column) => column.invalid_rows::<R>().collect(),
@@ -124,7 +145,7 @@ pub fn invalid_rows_as<R: Ruleset>(
 /// Whether each row of `array` is UTF-8 (RFC 3629), as a [`BooleanArray`]
 /// of the same length: `true` for a valid row, `false` for an invalid
 /// one, null for a null one. What a cast that turns invalid rows into
-/// nulls needs: `nullif(array, not(is_valid))`.
+/// nulls needs: `nullif(array, not(is_valid_utf8))`.
 ///
 /// The error is an unsupported type or a malformed layout, never an
 /// invalid row.
@@ -132,16 +153,16 @@ pub fn invalid_rows_as<R: Ruleset>(
 /// ```
 /// use utf8_arrow::arrow_array::{BinaryArray, BooleanArray};
 /// let array = BinaryArray::from(vec![Some(&b"ok"[..]), Some(b"\xFF"), None]);
-/// let valid = utf8_arrow::is_valid(&array)?;
+/// let valid = utf8_arrow::is_valid_utf8(&array)?;
 /// assert_eq!(valid, BooleanArray::from(vec![Some(true), Some(false), None]));
 /// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
 /// ```
-pub fn is_valid(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
-    is_valid_as::<Rfc3629>(array)
+pub fn is_valid_utf8(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
+    is_valid_utf8_as::<Rfc3629>(array)
 }
 
-/// [`is_valid`] under any ruleset of utf8-core.
-pub fn is_valid_as<R: Ruleset>(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
+/// [`is_valid_utf8`] under any ruleset of utf8-core.
+pub fn is_valid_utf8_as<R: Ruleset>(array: &dyn Array) -> Result<BooleanArray, Utf8ArrowError> {
     let buffers = data_buffers(array);
     if all_views_valid::<R>(array, &buffers)? {
         // What `write_validity` writes when no row is invalid: a row's bit
@@ -153,7 +174,7 @@ pub fn is_valid_as<R: Ruleset>(array: &dyn Array) -> Result<BooleanArray, Utf8Ar
         return Ok(BooleanArray::new(values, array.nulls().cloned()));
     }
     let mut bits = vec![0u8; array.len().div_ceil(8)];
-    match any_column(array, &buffers)? {
+    match any_column(array, &buffers, true)? {
         AnyColumn::Small(column) => column.write_validity::<R>(&mut bits),
         AnyColumn::Large(column) => column.write_validity::<R>(&mut bits),
         AnyColumn::Views(column) => column.write_validity::<R>(&mut bits),
@@ -169,22 +190,26 @@ enum AnyColumn<'a> {
     Views(Views<'a, &'a [u8]>),
 }
 
-/// The array's column; `buffers` are its data buffers as slices, from
-/// [`data_buffers`].
+/// The array's column, with its null bitmap when `with_nulls`; `buffers`
+/// are its data buffers as slices, from [`data_buffers`].
 fn any_column<'a>(
     array: &'a dyn Array,
     buffers: &'a [&'a [u8]],
+    with_nulls: bool,
 ) -> Result<AnyColumn<'a>, Utf8ArrowError> {
+    let nulls = with_nulls;
     Ok(match array.data_type() {
-        DataType::Binary => AnyColumn::Small(offsets::column(array.as_binary::<i32>(), true)?),
-        DataType::Utf8 => AnyColumn::Small(offsets::column(array.as_string::<i32>(), true)?),
-        DataType::LargeBinary => AnyColumn::Large(offsets::column(array.as_binary::<i64>(), true)?),
-        DataType::LargeUtf8 => AnyColumn::Large(offsets::column(array.as_string::<i64>(), true)?),
+        DataType::Binary => AnyColumn::Small(offsets::column(array.as_binary::<i32>(), nulls)?),
+        DataType::Utf8 => AnyColumn::Small(offsets::column(array.as_string::<i32>(), nulls)?),
+        DataType::LargeBinary => {
+            AnyColumn::Large(offsets::column(array.as_binary::<i64>(), nulls)?)
+        }
+        DataType::LargeUtf8 => AnyColumn::Large(offsets::column(array.as_string::<i64>(), nulls)?),
         DataType::BinaryView => {
-            AnyColumn::Views(views::column(array.as_binary_view(), buffers, true)?)
+            AnyColumn::Views(views::column(array.as_binary_view(), buffers, nulls)?)
         }
         DataType::Utf8View => {
-            AnyColumn::Views(views::column(array.as_string_view(), buffers, true)?)
+            AnyColumn::Views(views::column(array.as_string_view(), buffers, nulls)?)
         }
         other => return Err(Utf8ArrowError::UnsupportedType(other.clone())),
     })
@@ -202,19 +227,20 @@ fn data_buffers(array: &dyn Array) -> Vec<&[u8]> {
     buffers.iter().map(Buffer::as_slice).collect()
 }
 
-/// [`Views::validated`] on a views array and its null bitmap: one pass
-/// that reads each view once, checking its layout and its string; `None`
-/// for an array of another layout.
+/// [`Views::validated`] on a views array, with its null bitmap when
+/// `with_nulls`: one pass that reads each view once, checking its layout
+/// and its string; `None` for an array of another layout.
 fn views_validated<R: Ruleset>(
     array: &dyn Array,
     buffers: &[&[u8]],
+    with_nulls: bool,
 ) -> Option<Result<(), ColumnError>> {
     let views = match array.data_type() {
         DataType::BinaryView => array.as_binary_view().views(),
         DataType::Utf8View => array.as_string_view().views(),
         _ => return None,
     };
-    let bitmap = array.nulls().map(nulls);
+    let bitmap = array.nulls().filter(|_| with_nulls).map(nulls);
     Some(Views::validated::<R>(views, buffers, bitmap).map(drop))
 }
 
@@ -227,7 +253,7 @@ fn all_views_valid<R: Ruleset>(
     array: &dyn Array,
     buffers: &[&[u8]],
 ) -> Result<bool, Utf8ArrowError> {
-    match views_validated::<R>(array, buffers) {
+    match views_validated::<R>(array, buffers, true) {
         Some(Ok(())) => Ok(true),
         Some(Err(e)) if e.utf8_error().is_some() => Ok(false),
         Some(Err(e)) => Err(Utf8ArrowError::Column(e)),

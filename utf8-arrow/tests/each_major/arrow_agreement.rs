@@ -136,7 +136,7 @@ fn an_array_of_another_type_is_an_error_that_names_the_type() {
     let e = major::validate(&Int32Array::from(vec![1, 2])).unwrap_err();
     assert_eq!(e, Utf8ArrowError::UnsupportedType(DataType::Int32));
     assert_eq!(e.row(), None);
-    assert!(major::is_valid(&Int32Array::from(vec![1])).is_err());
+    assert!(major::is_valid_utf8(&Int32Array::from(vec![1])).is_err());
     assert!(ArrowError::from(e).to_string().ends_with("not Int32"));
 }
 
@@ -197,4 +197,76 @@ fn a_malformed_view_after_an_invalid_row_is_the_error_named() {
         (e.row(), e.layout_error()),
         (Some(1), Some(utf8_core::column::Layout::ViewPrefix))
     );
+}
+
+#[test]
+fn validate_of_a_string_array_is_ok_exactly_when_validate_full_is() {
+    for seed in 0..SEEDS {
+        let mut rng = Rng::new(seed);
+        let count = rng.below(120);
+        let (damage, nulls) = ([0, 3, 30][rng.below(3)], rng.chance(2));
+        let table = common::rows(&mut rng, count, damage, nulls);
+        let (offsets, values, nulls) = table.binary().into_parts();
+        // SAFETY: not met on purpose: the rows may be invalid UTF-8, as in
+        // an array read with validation skipped. The array is only read as
+        // bytes, by `validate` and by arrow-rs's `validate_full`.
+        let strings = unsafe { StringArray::new_unchecked(offsets, values, nulls) };
+        let full = strings.to_data().validate_full();
+        assert_eq!(major::validate(&strings).is_ok(), full.is_ok(), "seed {seed}");
+        let (views, buffers, nulls) = table.binary_view().into_parts();
+        // SAFETY: as for `strings`.
+        let strings = unsafe { StringViewArray::new_unchecked(views, buffers, nulls) };
+        let full = strings.to_data().validate_full();
+        assert_eq!(major::validate(&strings).is_ok(), full.is_ok(), "seed {seed}");
+        // A binary array's null rows are not its values: only the rows
+        // that are not null count.
+        let binary = table.binary();
+        let first = table.first_invalid(0..count);
+        assert_eq!(major::validate(&binary).is_ok(), first.is_none(), "seed {seed}");
+    }
+}
+
+#[test]
+fn the_conversions_from_dyn_array_give_each_layouts_string_type() {
+    for seed in 0..SEEDS {
+        let mut rng = Rng::new(seed);
+        let count = rng.below(60);
+        let (damage, nulls) = ([0, 10][rng.below(2)], rng.chance(2));
+        let table = common::rows(&mut rng, count, damage, nulls);
+        let binary = table.binary();
+        let sound = arrow_validate_full(&binary).is_ok();
+        let inputs: [(std::sync::Arc<dyn Array>, DataType); 3] = [
+            (std::sync::Arc::new(binary.clone()), DataType::Utf8),
+            (std::sync::Arc::new(table.large_binary()), DataType::LargeUtf8),
+            (std::sync::Arc::new(table.binary_view()), DataType::Utf8View),
+        ];
+        for (input, string_type) in inputs {
+            let converted = major::to_string(input.as_ref());
+            assert_eq!(converted.is_ok(), sound, "seed {seed} {string_type}");
+            if let Ok(converted) = converted {
+                assert_eq!(converted.data_type(), &string_type);
+                converted.to_data().validate_full().unwrap();
+                let again = major::to_string(converted.as_ref()).unwrap();
+                assert_eq!(again.data_type(), &string_type, "a string array stays one");
+            }
+            let lossy = major::to_string_lossy(input.as_ref()).unwrap();
+            assert_eq!(lossy.data_type(), &string_type);
+            lossy.to_data().validate_full().unwrap();
+            // An offsets array's null rows get empty views, so their bytes
+            // do not count; a views array's null views are checked too.
+            let view = major::to_string_view(input.as_ref());
+            let values_valid = table.first_invalid(0..count).is_none();
+            assert!(view.is_ok() || !sound, "seed {seed} {string_type}");
+            assert!(view.is_err() || values_valid, "seed {seed} {string_type}");
+            if let Ok(view) = view {
+                view.to_data().validate_full().unwrap();
+                let expected: Vec<Option<&str>> = (0..count)
+                    .map(|r| (!table.is_null(r)).then(|| std::str::from_utf8(&table.rows[r]).unwrap()))
+                    .collect();
+                assert_eq!(view.iter().collect::<Vec<_>>(), expected, "seed {seed}");
+            }
+        }
+    }
+    assert!(major::to_string(&Int32Array::from(vec![1])).is_err());
+    assert!(major::to_string_view(&Int32Array::from(vec![1])).is_err());
 }

@@ -146,7 +146,7 @@ impl Table {
             .map(|r| (r - start, self.is_null(r)))
     }
 
-    /// What `is_valid` must say of rows `range`.
+    /// What `is_valid_utf8` must say of rows `range`.
     pub fn validity(&self, range: std::ops::Range<usize>) -> Vec<Option<bool>> {
         range
             .map(|r| (!self.is_null(r)).then(|| core::str::from_utf8(&self.rows[r]).is_ok()))

@@ -73,11 +73,27 @@ fn validate_names_the_row_and_error_that_per_row_from_utf8_names() {
         invalid += usize::from(expected.is_some());
         invalid_under_null_only +=
             usize::from(expected.is_none() && table.first_invalid_slot(range.clone()).is_some());
+        // A string array promises UTF-8 in every slot: its null rows count.
+        let start = range.start;
+        let in_any_slot = range.clone().find_map(|r| {
+            let e = core::str::from_utf8(&table.rows[r]).err()?;
+            Some((r - start, (e.valid_up_to(), e.error_len())))
+        });
         for array in arrays(&table, &range) {
+            let holds_strings = matches!(
+                array.data_type(),
+                major::arrow_schema::DataType::Utf8
+                    | major::arrow_schema::DataType::LargeUtf8
+                    | major::arrow_schema::DataType::Utf8View
+            );
             let got = major::validate(array.as_ref()).map_err(|e| {
                 let u = e.utf8_error().expect("an invalid row, not a layout");
-                (e.row().unwrap(), (u.valid_up_to(), u.error_len()))
+                let under_null = matches!(e, Utf8ArrowError::InvalidUnderNull(_));
+                let row = e.row().unwrap();
+                assert_eq!(under_null, table.is_null(start + row), "seed {seed}");
+                (row, (u.valid_up_to(), u.error_len()))
             });
+            let expected = if holds_strings { in_any_slot } else { expected };
             assert_eq!(
                 got.err(),
                 expected,
@@ -98,7 +114,7 @@ fn is_valid_is_per_row_from_utf8_with_null_for_each_null_row() {
         let (table, range) = case(seed);
         let expected = table.validity(range.clone());
         for array in arrays(&table, &range) {
-            let got: Vec<Option<bool>> = major::is_valid(array.as_ref())
+            let got: Vec<Option<bool>> = major::is_valid_utf8(array.as_ref())
                 .unwrap()
                 .iter()
                 .collect();
@@ -352,7 +368,7 @@ fn other_rulesets_agree_with_their_own_per_row_validate() {
                     .and_then(|e| e.row()),
                 mutf8
             );
-            let valid: Vec<bool> = major::is_valid_as::<Cesu8>(array)
+            let valid: Vec<bool> = major::is_valid_utf8_as::<Cesu8>(array)
                 .unwrap()
                 .values()
                 .iter()

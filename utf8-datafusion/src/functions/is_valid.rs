@@ -93,14 +93,14 @@ impl ScalarUDFImpl for Utf8IsValid {
 }
 
 /// Whether each row is valid under `ruleset`: `true`, `false`, or null for
-/// a null row (utf8-arrow's `is_valid_as`, one pass for a valid views batch).
+/// a null row (utf8-arrow's `is_valid_utf8_as`, one pass for a valid views batch).
 fn is_valid(array: &dyn Array, ruleset: RulesetName) -> Result<BooleanArray> {
     struct IsValid<'a>(&'a dyn Array);
 
     impl WithRuleset for IsValid<'_> {
         type Output = std::result::Result<BooleanArray, Utf8ArrowError>;
         fn call<R: Ruleset>(self) -> Self::Output {
-            utf8_arrow::arrow59::is_valid_as::<R>(self.0)
+            utf8_arrow::arrow59::is_valid_utf8_as::<R>(self.0)
         }
     }
 
