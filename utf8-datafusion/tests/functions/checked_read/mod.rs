@@ -472,3 +472,30 @@ fn the_readmes_example_file_is_the_one_this_test_writes() {
         "data/examples/cut-across-rows.parquet is stale: UTF8_BLESS=1 rewrites it"
     );
 }
+
+/// What the README says of DataFusion's own read of its file: the two
+/// halves of "é" come through as strings, which `utf8_is_valid` (reading
+/// their bytes, never a `&str`) finds invalid. Should DataFusion close the
+/// hole, this fails, and the README's first paragraph wants rewriting.
+#[tokio::test]
+async fn datafusions_own_read_lets_the_readmes_cut_character_through() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/examples/cut-across-rows.parquet"
+    );
+    let ctx = SessionContext::new();
+    utf8_datafusion::register(&ctx);
+    ctx.register_parquet("own", file, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    let schema = ctx.table("own").await.unwrap().schema().clone();
+    assert_eq!(schema.field(0).data_type(), &DataType::Utf8View);
+    let batches = query(&ctx, "SELECT utf8_is_valid(s) AS valid FROM own")
+        .await
+        .unwrap();
+    let valid: Vec<Option<bool>> = batches
+        .iter()
+        .flat_map(|batch| batch.column(0).as_boolean().iter().collect::<Vec<_>>())
+        .collect();
+    assert_eq!(valid, [Some(true), Some(false), Some(false)]);
+}
