@@ -499,3 +499,33 @@ async fn datafusions_own_read_lets_the_readmes_cut_character_through() {
         .collect();
     assert_eq!(valid, [Some(true), Some(false), Some(false)]);
 }
+
+/// A file cut short (its footer gone) or with its footer's bytes damaged
+/// is an error from registering or reading, never a panic.
+#[tokio::test]
+async fn a_truncated_or_damaged_file_is_an_error_not_a_panic() {
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/examples/cut-across-rows.parquet"
+    );
+    let bytes = std::fs::read(shipped).unwrap();
+    let mut damaged = bytes.clone();
+    let footer = damaged.len() - 40;
+    damaged[footer..footer + 16].fill(0xFF);
+    for (name, contents) in [
+        ("truncated", &bytes[..bytes.len() / 2]),
+        ("damaged", &damaged[..]),
+    ] {
+        let dir = TempDir::new();
+        std::fs::write(dir.path().join("bad.parquet"), contents).unwrap();
+        let ctx = session(true);
+        let outcome =
+            match register_checked_parquet(&ctx, "t", &dir.url(), CheckedParquetOptions::new())
+                .await
+            {
+                Err(e) => Err(e),
+                Ok(()) => query(&ctx, "SELECT s FROM t").await.map(drop),
+            };
+        assert!(outcome.is_err(), "{name}: read as valid");
+    }
+}
