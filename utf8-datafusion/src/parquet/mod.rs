@@ -25,12 +25,14 @@ use datafusion::datasource::listing::ListingTableUrl;
 use datafusion::prelude::SessionContext;
 
 mod batch;
+mod contain;
 mod footer;
 mod source;
 mod table;
 mod types;
 
 pub use batch::InvalidValue;
+pub use contain::ReaderPanic;
 pub use table::CheckedParquetTable;
 
 /// What a checked read does with a value that is not UTF-8.
@@ -128,7 +130,14 @@ pub async fn register_checked_parquet(
 ) -> Result<()> {
     let state = ctx.state();
     let url = ListingTableUrl::parse(path)?;
-    let table = CheckedParquetTable::try_new(&state, vec![url], options).await?;
+    // The footers are read here; the reader's errors do not name the file.
+    let table = CheckedParquetTable::try_new(&state, vec![url], options)
+        .await
+        .map_err(|e| {
+            e.context(format!(
+                "{path}: the Parquet files' footers could not be read"
+            ))
+        })?;
     ctx.register_table(name, Arc::new(table))?;
     Ok(())
 }

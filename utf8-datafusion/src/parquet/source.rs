@@ -5,14 +5,15 @@
 //!
 //! DataFusion's Parquet source plans each file as morsels (units of
 //! decoding) through planners (units of I/O); the wrappers here pass
-//! every one through and map the batches of each morsel.
+//! every one through and map the batches of each morsel, and contain a
+//! panic of the reader in any of them as an error naming the file.
 
 use std::fmt;
 use std::sync::Arc;
 
 use datafusion::arrow::array::RecordBatch;
-use datafusion::common::Result;
 use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{DataFusionError, Result};
 use datafusion::datasource::listing::PartitionedFile;
 use datafusion::datasource::physical_plan::{FileScanConfig, FileSource};
 use datafusion::datasource::table_schema::TableSchema;
@@ -26,7 +27,8 @@ use datafusion_datasource::morsel::{Morsel, MorselPlan, MorselPlanner, Morselize
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use super::batch::BatchPlan;
+use super::batch::{BatchPlan, InvalidValue};
+use super::contain::{self, ReaderPanic};
 
 /// The checked read's file source: `inner` reads the projected columns,
 /// the string columns to check, and the row number; `table_schema` and
@@ -118,7 +120,8 @@ impl Morselizer for CheckedMorselizer {
             file: Arc::from(file.object_meta.location.to_string()),
             plan: Arc::clone(&self.plan),
         };
-        Ok(check.planner(self.inner.plan_file(file)?))
+        let planner = contain::call(&check.file, || self.inner.plan_file(file))?;
+        Ok(check.planner(planner))
     }
 }
 
@@ -158,7 +161,7 @@ impl FileCheck {
 impl MorselPlanner for CheckedPlanner {
     fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
         let CheckedPlanner { inner, file, plan } = *self;
-        let Some(mut planned) = inner.plan()? else {
+        let Some(mut planned) = contain::call(&file, || inner.plan())? else {
             return Ok(None);
         };
         let check = FileCheck { file, plan };
@@ -168,6 +171,7 @@ impl MorselPlanner for CheckedPlanner {
             .with_morsels(morsels.map(|morsel| check.morsel(morsel)).collect())
             .with_planners(planners.map(|planner| check.planner(planner)).collect());
         if let Some(pending) = planned.take_pending_planner() {
+            let pending = contain::future(&check.file, Box::pin(pending));
             wrapped.set_pending_planner(async move { Ok(check.planner(pending.await?)) });
         }
         Ok(Some(wrapped))
@@ -184,9 +188,29 @@ struct CheckedMorsel {
 impl Morsel for CheckedMorsel {
     fn into_stream(self: Box<Self>) -> BoxStream<'static, Result<RecordBatch>> {
         let CheckedMorsel { inner, file, plan } = *self;
-        inner
-            .into_stream()
-            .map(move |batch| batch.and_then(|batch| plan.apply(&batch, &file)))
+        let batches = match contain::call(&file, || Ok(inner.into_stream())) {
+            Ok(batches) => contain::stream(&file, batches),
+            Err(panicked) => futures::stream::once(async { Err(panicked) }).boxed(),
+        };
+        batches
+            .map(move |batch| {
+                batch
+                    .and_then(|batch| plan.apply(&batch, &file))
+                    .map_err(|e| named(e, &file))
+            })
             .boxed()
+    }
+}
+
+/// The reader's own errors (a page that does not decompress, a checksum)
+/// say nothing of the file; this read's errors all name it.
+fn named(error: DataFusionError, file: &str) -> DataFusionError {
+    match error {
+        DataFusionError::External(ref inner)
+            if inner.is::<ReaderPanic>() || inner.is::<InvalidValue>() =>
+        {
+            error
+        }
+        error => error.context(format!("{file}: the Parquet reader failed on the file")),
     }
 }

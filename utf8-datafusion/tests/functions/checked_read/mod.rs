@@ -4,6 +4,7 @@
 //! `register_checked_parquet`; and valid files read as DataFusion's own
 //! read reads them.
 
+mod hostile;
 mod random;
 mod write;
 
