@@ -37,6 +37,8 @@ compile_error!(
     "utf8-arrow needs an arrow-rs major: the feature `arrow-60` (the default) or `arrow-59`"
 );
 
+mod invalid;
+
 #[cfg(feature = "arrow-60")]
 pub mod arrow60;
 

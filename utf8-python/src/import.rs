@@ -143,28 +143,6 @@ pub fn is_bytes(data_type: &DataType) -> bool {
     )
 }
 
-/// The byte twin of a type that holds strings, at any depth.
-fn bytes_type(data_type: &DataType) -> DataType {
-    let field =
-        |f: &FieldRef| Arc::new(f.as_ref().clone().with_data_type(bytes_type(f.data_type())));
-    match data_type {
-        DataType::Utf8 => DataType::Binary,
-        DataType::LargeUtf8 => DataType::LargeBinary,
-        DataType::Utf8View => DataType::BinaryView,
-        DataType::List(f) => DataType::List(field(f)),
-        DataType::LargeList(f) => DataType::LargeList(field(f)),
-        DataType::ListView(f) => DataType::ListView(field(f)),
-        DataType::LargeListView(f) => DataType::LargeListView(field(f)),
-        DataType::FixedSizeList(f, n) => DataType::FixedSizeList(field(f), *n),
-        DataType::Map(f, sorted) => DataType::Map(field(f), *sorted),
-        DataType::Struct(fields) => DataType::Struct(fields.iter().map(field).collect()),
-        DataType::Dictionary(keys, values) => {
-            DataType::Dictionary(keys.clone(), Box::new(bytes_type(values)))
-        }
-        other => other.clone(),
-    }
-}
-
 /// `data` with its strings typed as bytes, built (so validated in full) a
 /// node at a time from the leaves up.
 fn as_bytes(data: &ArrayData) -> Result<ArrayData, arrow_schema::ArrowError> {
@@ -175,7 +153,7 @@ fn as_bytes(data: &ArrayData) -> Result<ArrayData, arrow_schema::ArrowError> {
         .collect::<Result<Vec<_>, _>>()?;
     data.clone()
         .into_builder()
-        .data_type(bytes_type(data.data_type()))
+        .data_type(utf8_arrow::as_bytes(data.data_type()))
         .child_data(children)
         .build()
 }

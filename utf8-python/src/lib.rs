@@ -23,7 +23,15 @@ use pyo3::types::{PyBytes, PyList};
 use utf8_core::Ruleset;
 use utf8_core::named::{RulesetName, WithRuleset};
 
-use check::{CheckError, Invalid, OnInvalid};
+use check::CheckError;
+use utf8_arrow::{InvalidValue, OnInvalid};
+
+/// A bad value of the whole column: its path, its row across the chunks.
+struct Invalid {
+    path: String,
+    row: usize,
+    value: InvalidValue,
+}
 use import::Column;
 
 pyo3::create_exception!(
@@ -47,25 +55,6 @@ fn ruleset(name: &str) -> PyResult<RulesetName> {
     RulesetName::from_name(name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The invalid bytes of a bad value (at most 4), or its cut character's.
-fn invalid_bytes(invalid: &Invalid) -> &[u8] {
-    let start = invalid.error.valid_up_to();
-    let end = invalid
-        .error
-        .error_len()
-        .map_or(invalid.value.len(), |len| start + len);
-    &invalid.value[start..end.min(start + 4).min(invalid.value.len())]
-}
-
-/// Up to 16 bytes either side of the invalid ones: what a reader needs to
-/// find the value.
-fn context(invalid: &Invalid) -> &[u8] {
-    let start = invalid.error.valid_up_to().saturating_sub(16);
-    let end =
-        (invalid.error.valid_up_to() + invalid_bytes(invalid).len() + 16).min(invalid.value.len());
-    &invalid.value[start..end]
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes
         .iter()
@@ -84,15 +73,15 @@ fn invalid_error(py: Python<'_>, invalid: &Invalid, ruleset: RulesetName) -> PyE
         "" => String::new(),
         path => format!("column {path}: "),
     };
-    let cut = match invalid.error.error_len() {
+    let cut = match invalid.value.error_len() {
         Some(_) => "",
         None => ", the value ends inside a character",
     };
     let message = format!(
         "{column}row {}: invalid {language} at byte {} of the value ({}{cut})",
         invalid.row,
-        invalid.error.valid_up_to(),
-        hex(invalid_bytes(invalid)),
+        invalid.value.valid_up_to(),
+        hex(invalid.value.bytes()),
     );
     let error = InvalidUtf8Error::new_err(message);
     match set_fields(error.value(py), invalid, ruleset) {
@@ -108,9 +97,9 @@ fn set_fields(
 ) -> PyResult<()> {
     error.setattr("column", invalid.path.as_str())?;
     error.setattr("row", invalid.row)?;
-    error.setattr("valid_up_to", invalid.error.valid_up_to())?;
-    error.setattr("error_len", invalid.error.error_len())?;
-    error.setattr("bytes", PyBytes::new(error.py(), invalid_bytes(invalid)))?;
+    error.setattr("valid_up_to", invalid.value.valid_up_to())?;
+    error.setattr("error_len", invalid.value.error_len())?;
+    error.setattr("bytes", PyBytes::new(error.py(), invalid.value.bytes()))?;
     error.setattr("ruleset", ruleset.name())
 }
 
@@ -159,7 +148,7 @@ struct InvalidValues<'a> {
 }
 
 impl WithRuleset for InvalidValues<'_> {
-    type Output = Result<Vec<Invalid>, CheckError>;
+    type Output = Result<Vec<(String, InvalidValue)>, CheckError>;
     fn call<R: Ruleset>(self) -> Self::Output {
         check::invalid_values::<R>(self.field, self.chunk)
     }
@@ -200,9 +189,10 @@ fn all_invalid(
     let mut start = 0;
     let mut all = Vec::new();
     for (chunk, found) in column.chunks.iter().zip(per_chunk) {
-        all.extend(found.into_iter().map(|invalid| Invalid {
-            row: start + invalid.row,
-            ..invalid
+        all.extend(found.into_iter().map(|(path, value)| Invalid {
+            path,
+            row: start + value.row(),
+            value,
         }));
         if first && !all.is_empty() {
             break;
@@ -252,13 +242,17 @@ fn invalid_rows<'py>(
             all.iter().map(|i| to_i64(i.row)),
         )),
         Arc::new(Int64Array::from_iter_values(
-            all.iter().map(|i| to_i64(i.error.valid_up_to())),
+            all.iter().map(|i| to_i64(i.value.valid_up_to())),
         )),
         Arc::new(Int64Array::from_iter(
-            all.iter().map(|i| i.error.error_len().map(to_i64)),
+            all.iter().map(|i| i.value.error_len().map(to_i64)),
         )),
-        Arc::new(BinaryArray::from_iter_values(all.iter().map(invalid_bytes))),
-        Arc::new(BinaryArray::from_iter_values(all.iter().map(context))),
+        Arc::new(BinaryArray::from_iter_values(
+            all.iter().map(|i| i.value.bytes()),
+        )),
+        Arc::new(BinaryArray::from_iter_values(
+            all.iter().map(|i| i.value.context()),
+        )),
     ];
     let batch = RecordBatch::try_new(Arc::new(schema), columns)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -274,7 +268,7 @@ fn to_string<'py>(
     errors: &str,
 ) -> PyResult<(Bound<'py, PyList>, bool)> {
     let on_invalid = match errors {
-        "raise" => OnInvalid::Raise,
+        "raise" => OnInvalid::Fail,
         "null" => OnInvalid::Null,
         "replace" => OnInvalid::Replace,
         other => {
@@ -292,10 +286,11 @@ fn to_string<'py>(
     for (chunk, outcome) in column.chunks.iter().zip(converted) {
         match outcome {
             Ok(strings) => chunks.push(strings),
-            Err(invalid) => {
+            Err((path, value)) => {
                 let invalid = Invalid {
-                    row: start + invalid.row,
-                    ..invalid
+                    path,
+                    row: start + value.row(),
+                    value,
                 };
                 return Err(invalid_error(py, &invalid, RulesetName::Rfc3629));
             }

@@ -101,8 +101,8 @@ def test_bad_arguments_get_a_clear_exception() -> None:
         u8.is_valid(pa.array([b"a"]), ruleset="utf9")
     with pytest.raises(ValueError, match='errors must be "raise", "null" or "replace"'):
         u8.to_string(pa.array([b"a"]), errors="ignore")
-    with pytest.raises(TypeError, match="inside lists, maps and dictionaries"):
-        u8.is_valid(pa.array([[b"a"]]))
+    with pytest.raises(TypeError, match="(?i)got list<item: int64>|got List"):
+        u8.is_valid(pa.array([[1]]))
 
 
 def test_a_malformed_array_is_an_error_not_a_crash() -> None:

@@ -36,11 +36,17 @@ use utf8_core::{Rfc3629, Ruleset, Utf8Error};
 
 mod dynamic;
 mod error;
+mod nested;
 mod offsets;
 mod views;
 
+pub use crate::invalid::{InvalidValue, OnInvalid};
 pub use dynamic::{to_string, to_string_lossy, to_string_view};
 pub use error::Utf8ArrowError;
+pub use nested::{
+    NestedError, as_bytes, as_strings, holds_byte_strings, holds_strings, invalid_values,
+    invalid_values_as, to_strings,
+};
 pub use offsets::{to_string_array, to_string_array_lossy};
 pub use views::{to_string_view_array, to_string_view_array_lossy};
 
@@ -83,7 +89,7 @@ pub fn validate(array: &dyn Array) -> Result<(), Utf8ArrowError> {
 /// ```
 pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> {
     let buffers = data_buffers(array);
-    let with_nulls = !holds_strings(array.data_type());
+    let with_nulls = !nested::is_string(array.data_type());
     let refused = |e: ColumnError| match with_nulls {
         true => Utf8ArrowError::Column(e),
         false => refused(e, array.nulls()),
@@ -97,14 +103,6 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
         AnyColumn::Views(column) => column.validate::<R>(),
     }
     .map_err(refused)
-}
-
-/// Whether arrays of this type promise UTF-8 in every slot.
-fn holds_strings(data_type: &DataType) -> bool {
-    matches!(
-        data_type,
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-    )
 }
 
 /// Every invalid row of `array` that is not null, in order, each with its

@@ -35,20 +35,14 @@ pub use batch::InvalidValue;
 pub use contain::ReaderPanic;
 pub use table::CheckedParquetTable;
 
-/// What a checked read does with a value that is not UTF-8.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OnInvalid {
-    /// The query fails with an [`InvalidValue`] naming the file, the
-    /// column, the row and the byte. A column the query does not read is
-    /// still checked, so `SELECT count(*)` fails too.
-    #[default]
-    Fail,
-    /// The value becomes null (in a list, the element does).
-    Null,
-    /// Each invalid part of the value becomes U+FFFD, as
-    /// `String::from_utf8_lossy` does; valid values are not copied.
-    Replace,
-}
+/// What a checked read does with a value that is not UTF-8 (utf8-arrow's,
+/// whose conversion the read runs): `Fail` (the default) fails the query
+/// with an [`InvalidValue`] naming the file, the column, the row and the
+/// byte, and checks the string columns the query does not read too, so
+/// that `SELECT count(*)` fails; `Null` makes the value null (in a list,
+/// the element); `Replace` puts U+FFFD for each invalid part, valid values
+/// not copied.
+pub use utf8_arrow::arrow59::OnInvalid;
 
 /// The options of a checked Parquet read, in the shape of DataFusion's
 /// `ParquetReadOptions`.

@@ -6,8 +6,9 @@ or ``RecordBatchReader``, a Polars ``Series`` or ``DataFrame``, a pandas
 column with an Arrow dtype, a DuckDB result's ``.arrow()``, nanoarrow's
 arrays. Columns of ``binary``, ``large_binary``, ``binary_view``,
 ``string``, ``large_string`` and ``string_view`` are checked, and so are
-those of a table or a struct; a table's other columns are skipped, and a
-column of any other type is a ``TypeError``.
+those inside a table, a struct, a list, a map or a dictionary, each bad
+value named by its row and path; a table's other columns are skipped, and
+a column that holds no strings or bytes is a ``TypeError``.
 
 The check is utf8-core's column check, run with the GIL released. Besides
 UTF-8 as RFC 3629 defines it (``"rfc3629"``, the default), every built-in
