@@ -300,6 +300,28 @@ fn to_string<'py>(
     Ok((pyarrow_list(py, &chunks)?, column.streamed))
 }
 
+/// For the benchmark (`benches/is_valid.py`): the fewest seconds, of
+/// `repeat` runs, that `utf8_arrow::is_valid_utf8` takes over the chunks of
+/// `data` in Rust alone, once they are imported: the figure `is_valid`'s
+/// crossing into Python is held to.
+#[pyfunction]
+fn _rust_is_valid_seconds(py: Python<'_>, data: &Bound<'_, PyAny>, repeat: usize) -> PyResult<f64> {
+    let column = import::column(data)?;
+    py.detach(|| {
+        let mut fewest = f64::INFINITY;
+        for _ in 0..repeat.max(1) {
+            let start = std::time::Instant::now();
+            for chunk in &column.chunks {
+                let valid = utf8_arrow::is_valid_utf8(chunk.as_ref())
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                std::hint::black_box(valid);
+            }
+            fewest = fewest.min(start.elapsed().as_secs_f64());
+        }
+        Ok(fewest)
+    })
+}
+
 /// The built-in rulesets' names, the default first.
 #[pyfunction]
 fn rulesets() -> Vec<&'static str> {
@@ -313,6 +335,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(invalid_rows, m)?)?;
     m.add_function(wrap_pyfunction!(to_string, m)?)?;
     m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(_rust_is_valid_seconds, m)?)?;
     m.add("InvalidUtf8Error", m.py().get_type::<InvalidUtf8Error>())?;
     Ok(())
 }
