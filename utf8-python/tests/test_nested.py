@@ -22,23 +22,30 @@ def bad(value: bytes) -> tuple[int, int | None] | None:
         return (e.start, None if e.reason == "unexpected end of data" else e.end - e.start)
 
 
-def walk(type_: pa.DataType, value, path: str):
-    """Every byte string inside `value` (of `type_`), in order, with its path."""
+def is_bytes(type_: pa.DataType) -> bool:
+    return pa.types.is_binary(type_) or pa.types.is_large_binary(type_) or pa.types.is_binary_view(type_)
+
+
+def is_text(type_: pa.DataType) -> bool:
+    return pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_string_view(type_)
+
+
+def walk(type_: pa.DataType, value, path: str = "", leaf=is_bytes):
+    """Every leaf value inside `value` (of `type_`), in order, with its path."""
     if value is None:
         return
-    if pa.types.is_binary(type_) or pa.types.is_large_binary(type_) or pa.types.is_binary_view(type_):
+    if leaf(type_):
         yield path, value
     elif pa.types.is_map(type_):
         for key, item in value:
-            yield from walk(type_.key_type, key, f"{path}.entries.key".lstrip("."))
-            yield from walk(type_.item_type, item, f"{path}.entries.value".lstrip("."))
+            yield from walk(type_.key_type, key, f"{path}.entries.key".lstrip("."), leaf)
+            yield from walk(type_.item_type, item, f"{path}.entries.value".lstrip("."), leaf)
     elif pa.types.is_list(type_) or pa.types.is_large_list(type_):
         for element in value:
-            yield from walk(type_.value_type, element, f"{path}.{type_.value_field.name}".lstrip("."))
+            yield from walk(type_.value_type, element, f"{path}.{type_.value_field.name}".lstrip("."), leaf)
     elif pa.types.is_struct(type_):
-        for i in range(type_.num_fields):
-            field = type_.field(i)
-            yield from walk(field.type, value[field.name], f"{path}.{field.name}".lstrip("."))
+        for field in type_:
+            yield from walk(field.type, value[field.name], f"{path}.{field.name}".lstrip("."), leaf)
 
 
 def expected(array: pa.Array, column: str = "") -> list[tuple[str, int, int, int | None]]:
@@ -113,9 +120,9 @@ def test_nested_to_string_nulls_or_repairs_only_the_bad_values(seed: int) -> Non
             assert u8.to_string(array).equals(strings), array.type
         # Every value of the repaired array is what `decode(errors="replace")` makes.
         type_ = array.type.value_type if pa.types.is_dictionary(array.type) else array.type
-        want = [[v.decode(errors="replace") for _, v in walk(type_, row, "")] for row in array.to_pylist()]
+        want = [[v.decode(errors="replace") for _, v in walk(type_, row)] for row in array.to_pylist()]
         rtype = repaired.type.value_type if pa.types.is_dictionary(repaired.type) else repaired.type
-        have = [[v for _, v in _walk_strings(rtype, row)] for row in repaired.to_pylist()]
+        have = [[v for _, v in walk(rtype, row, leaf=is_text)] for row in repaired.to_pylist()]
         assert have == want, array.type
         nulled = u8.to_string(array, errors="null")
         assert u8.invalid_rows(nulled).num_rows == 0
@@ -137,23 +144,6 @@ def _as_strings(type_: pa.DataType) -> pa.DataType:
     if pa.types.is_struct(type_):
         return pa.struct([pa.field(f.name, _as_strings(f.type)) for f in type_])
     return type_
-
-
-def _walk_strings(type_: pa.DataType, value, path=""):
-    if value is None:
-        return
-    if pa.types.is_string(type_) or pa.types.is_string_view(type_) or pa.types.is_large_string(type_):
-        yield path, value
-    elif pa.types.is_map(type_):
-        for key, item in value:
-            yield from _walk_strings(type_.key_type, key)
-            yield from _walk_strings(type_.item_type, item)
-    elif pa.types.is_list(type_) or pa.types.is_large_list(type_):
-        for element in value:
-            yield from _walk_strings(type_.value_type, element)
-    elif pa.types.is_struct(type_):
-        for field in type_:
-            yield from _walk_strings(field.type, value[field.name])
 
 
 def test_a_table_with_a_list_column_names_the_element() -> None:

@@ -267,18 +267,33 @@ fn row_of<O: OffsetSizeTrait>(
     (inside && nulls.is_none_or(|nulls| nulls.is_valid(row))).then_some(row)
 }
 
+/// The bad values of a list's (or map's) elements, each moved to the row
+/// whose elements hold it.
+fn elements_invalid<O: OffsetSizeTrait>(
+    bad: Vec<InvalidValue>,
+    offsets: &[O],
+    nulls: Option<&NullBuffer>,
+    field: &FieldRef,
+) -> Vec<InvalidValue> {
+    bad.into_iter()
+        .filter_map(|bad| {
+            let row = row_of(offsets, nulls, bad.row())?;
+            Some(bad.inside(Some(field.name()), row))
+        })
+        .collect()
+}
+
 fn list_invalid<R: Ruleset, O: OffsetSizeTrait>(
     array: &GenericListArray<O>,
     field: &FieldRef,
 ) -> Result<Vec<InvalidValue>, Utf8ArrowError> {
     let bad = invalid_values_as::<R>(array.values().as_ref(), field.data_type())?;
-    Ok(bad
-        .into_iter()
-        .filter_map(|bad| {
-            let row = row_of(array.value_offsets(), array.nulls(), bad.row())?;
-            Some(bad.inside(Some(field.name()), row))
-        })
-        .collect())
+    Ok(elements_invalid(
+        bad,
+        array.value_offsets(),
+        array.nulls(),
+        field,
+    ))
 }
 
 fn map_invalid<R: Ruleset>(
@@ -290,13 +305,12 @@ fn map_invalid<R: Ruleset>(
     };
     let array = array.as_map();
     let bad = invalid_values_as::<R>(array.entries(), field.data_type())?;
-    Ok(bad
-        .into_iter()
-        .filter_map(|bad| {
-            let row = row_of(array.value_offsets(), array.nulls(), bad.row())?;
-            Some(bad.inside(Some(field.name()), row))
-        })
-        .collect())
+    Ok(elements_invalid(
+        bad,
+        array.value_offsets(),
+        array.nulls(),
+        field,
+    ))
 }
 
 /// A dictionary's values are checked once; each bad value is reported at
