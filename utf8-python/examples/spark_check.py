@@ -12,6 +12,7 @@ PySpark's documentation on Python packaging shows. Here the session is
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -29,6 +30,10 @@ SPARK_SCHEMA = "file string, column string, row long, valid_up_to long, error_le
 
 
 def session() -> SparkSession:
+    # The local workers run this interpreter, whose packages (pyarrow, this
+    # wheel) the job needs, unless told otherwise: not the first `python3`
+    # on PATH, PySpark's default.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     return (
         SparkSession.builder.master("local[2]")
         .appName("utf8-automaton")
