@@ -1,0 +1,27 @@
+"""Every Python block of the package's README, run as it is from the
+repository's root: the examples say what they do."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1]
+BLOCKS = re.findall(r"```python\n(.*?)```", (PACKAGE / "README.md").read_text(), re.S)
+
+
+def test_the_readme_has_its_examples() -> None:
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
+def test_a_readme_block_runs(block: str) -> None:
+    here = os.getcwd()
+    os.chdir(PACKAGE.parent)
+    try:
+        exec(compile(block, "README.md", "exec"), {})
+    finally:
+        os.chdir(here)
