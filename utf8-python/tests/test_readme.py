@@ -1,5 +1,5 @@
-"""Every Python block of the package's README, run as it is from the
-repository's root: the examples say what they do."""
+"""Every Python block of the package's README and of the repository's,
+run as it is from the repository's root: the examples say what they do."""
 
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1]
-BLOCKS = re.findall(r"```python\n(.*?)```", (PACKAGE / "README.md").read_text(), re.S)
+BLOCKS = [
+    block
+    for readme in (PACKAGE / "README.md", PACKAGE.parent / "README.md")
+    for block in re.findall(r"```python\n(.*?)```", readme.read_text(), re.S)
+]
 
 
 def test_the_readme_has_its_examples() -> None:
-    assert len(BLOCKS) >= 5
+    assert len(BLOCKS) >= 6
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
