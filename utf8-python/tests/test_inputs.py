@@ -115,3 +115,20 @@ def test_a_malformed_array_is_an_error_not_a_crash() -> None:
         u8.is_valid(array)
     with pytest.raises(ValueError, match="malformed"):
         u8.to_string(array)
+
+
+def test_a_malformed_nested_array_is_an_error_not_a_crash() -> None:
+    # A list whose binary elements' offsets go back, and a dictionary whose
+    # key points past its values: arrow-rs's full validation of the byte
+    # twin refuses both before any value is read.
+    offsets = pa.array([0, 10, 2], type=pa.int32()).buffers()[1]
+    elements = pa.Array.from_buffers(pa.binary(), 2, [None, offsets, pa.py_buffer(b"ok" + bytes(14))])
+    lists = pa.ListArray.from_arrays(pa.array([0, 2], type=pa.int32()), elements)
+    with pytest.raises(ValueError, match="malformed"):
+        u8.invalid_rows(lists)
+    keys = pa.array([0, 7], type=pa.int32())
+    dictionary = pa.DictionaryArray.from_buffers(
+        pa.dictionary(pa.int32(), pa.binary()), 2, keys.buffers(), pa.array([b"a"])
+    )
+    with pytest.raises(ValueError, match="malformed"):
+        u8.to_string(dictionary)
