@@ -8,9 +8,8 @@
 //!
 //! The library is the command itself, for the `utf8` binary (`src/main.rs`)
 //! to run, and its clap definition, [`command`], for `cargo xtask codegen` to
-//! write the shell completions and man pages from, and the Parquet reading
-//! path of `check`, `check_parquet_for_fuzzing`, for the fuzz target:
-//! nothing else of it is public.
+//! write the shell completions and man pages from: nothing else of it is
+//! public. `check` reads Parquet files through the utf8-parquet crate.
 
 // The command's `unsafe` is its system calls (the terminal's width, extended
 // attributes): each block names the bound it relies on.
@@ -42,9 +41,6 @@ mod walk;
 mod xattrs;
 
 use std::process::ExitCode;
-
-#[doc(hidden)]
-pub use check::check_for_fuzzing as check_parquet_for_fuzzing;
 
 use clap::{CommandFactory as _, Parser, Subcommand};
 

@@ -39,6 +39,7 @@ fn the_library_command_and_integration_crates_are_the_published_ones() {
             "utf8-core",
             "utf8-cli",
             "utf8-arrow",
+            "utf8-parquet",
             "utf8-datafusion"
         ]
     );

@@ -19,7 +19,6 @@ use crate::progress::Progress;
 use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
 use crate::stream::{Buffer, Halt};
 use crate::walk::{self, Entry, SkipBinary};
-pub use parquet::check_for_fuzzing;
 use parquet::{ParquetMode, Wanted, check_parquet};
 use report::{Report, Stop};
 use text::{check_input, first_error};

@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use super::OutputFormat;
-use super::parquet::BadValue;
 use crate::diagnosis::{Cursor, Explainer, Explanation, Invalid, hex_packed, hex_spaced};
 use crate::failure::Failure;
 use crate::name::Name;
 use crate::progress::Progress;
+use utf8_parquet::BadValue;
 
 pub(super) struct Report<'a, W: Write> {
     pub(super) format: OutputFormat,

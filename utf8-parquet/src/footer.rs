@@ -119,8 +119,13 @@ fn schema_element_children(thrift: &mut Thrift<'_>) -> Result<i64, String> {
 }
 
 /// A column chunk's bytes, where the footer places them: between the
-/// leading magic bytes and the footer, its values' count not negative.
+/// leading magic bytes and the footer, its values' count not negative. A
+/// chunk without values or bytes may be placed anywhere: pyarrow writes an
+/// empty table's at offset 0.
 pub fn chunk_range(chunk: &ColumnChunkMetaData, footer_start: u64) -> Result<(u64, u64), String> {
+    if chunk.compressed_size() == 0 && chunk.num_values() == 0 {
+        return Ok((0, 0));
+    }
     let start = chunk
         .dictionary_page_offset()
         .unwrap_or(chunk.data_page_offset());
@@ -188,5 +193,32 @@ mod tests {
         );
         assert!(check_file_metadata(&footer(&[-1, 0])).is_err());
         assert!(check_file_metadata(&footer(&[1, 0, 0])).is_err());
+    }
+
+    fn chunk(offset: i64, size: i64, values: i64) -> ColumnChunkMetaData {
+        use parquet::schema::types::{ColumnDescriptor, ColumnPath, Type};
+        use std::sync::Arc;
+        let leaf = Type::primitive_type_builder("s", parquet::basic::Type::BYTE_ARRAY)
+            .build()
+            .unwrap();
+        let column = ColumnDescriptor::new(Arc::new(leaf), 0, 0, ColumnPath::from("s"));
+        ColumnChunkMetaData::builder(Arc::new(column))
+            .set_data_page_offset(offset)
+            .set_total_compressed_size(size)
+            .set_num_values(values)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn an_empty_chunk_may_be_anywhere_and_one_with_bytes_or_values_must_be_placed() {
+        // pyarrow writes an empty table's chunks at offset 0.
+        assert_eq!(chunk_range(&chunk(0, 0, 0), 4), Ok((0, 0)));
+        assert!(chunk_range(&chunk(0, 0, 1), 4).is_err());
+        assert!(chunk_range(&chunk(0, 1, 0), 100).is_err());
+        assert!(chunk_range(&chunk(-1, 10, 1), 100).is_err());
+        assert_eq!(chunk_range(&chunk(4, 96, 1), 100), Ok((4, 96)));
+        assert!(chunk_range(&chunk(4, 97, 1), 100).is_err());
+        assert!(chunk_range(&chunk(4, 1, -1), 100).is_err());
     }
 }
