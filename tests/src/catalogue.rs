@@ -364,12 +364,16 @@ pub fn length_sample(len: usize) -> Vec<(Case, Vec<u8>)> {
 
 /// The layered sample, for the entry points that reach the vector code
 /// through more layers: 150 and 300 bytes, valid, with an error in the
-/// last block and with one in the middle, each at the four alignments
-/// (addresses mod 64) listed with it, a different four for each length.
+/// last block and with one in the middle, each at the two alignments
+/// (addresses mod 64) listed with it, a different two for each length,
+/// 16 bytes apart so that they differ mod 32 too. The vector code under
+/// these layers is held to every alignment by the length sample; what is
+/// sampled here is the layers, which Miri interprets at every level, CI's
+/// longest step.
 pub fn layered_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
     let mut cases = Vec::new();
     for (index, len) in [150, 300].into_iter().enumerate() {
-        let alignments: Vec<usize> = (0..4).map(|k| (k * 16 + index * 5 + 1) % BLOCK).collect();
+        let alignments: Vec<usize> = (0..2).map(|k| (k * 16 + index * 5 + 1) % BLOCK).collect();
         let filler = &FILLERS[index % FILLERS.len()];
         let (case, bytes) = case(filler, len, None);
         cases.push((case, bytes, alignments.clone()));

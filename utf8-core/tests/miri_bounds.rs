@@ -53,9 +53,9 @@
 //!   validators whole and in pieces, the conversions, `utf8_chunks`,
 //!   `decode`, the lossy and owned conversions, `parallel::validate`, the
 //!   `io` adapters, the column API with the slice as values, as a views
-//!   column's data buffer and, copied, as a page) on the layered sample, 150 and 300 bytes at 4
-//!   alignments each, valid and with an error in the last block and one in
-//!   the middle. Their pieces, buffers and converted copies are
+//!   column's data buffer and, copied, as a page) on the layered sample, 150
+//!   and 300 bytes at 2 alignments each, valid and with an error in the
+//!   last block and one in the middle. Their pieces, buffers and converted copies are
 //!   allocations of their own, of exactly their length.
 
 // The dense grids are the guard-page suite's.
