@@ -26,7 +26,7 @@ import files  # noqa: E402
 # The executors import nothing from this folder: the module goes by value.
 cloudpickle.register_pickle_by_value(files)
 
-SPARK_SCHEMA = "file string, column string, row long, valid_up_to long, error_len long, bytes binary"
+SPARK_SCHEMA = "file string, row_group long, column string, row long, valid_up_to long, error_len long, bytes binary"
 
 
 def session() -> SparkSession:

@@ -11,6 +11,7 @@
 
 mod check;
 mod import;
+mod parquet;
 
 use std::sync::Arc;
 
@@ -335,6 +336,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(invalid_rows, m)?)?;
     m.add_function(wrap_pyfunction!(to_string, m)?)?;
     m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    m.add_function(wrap_pyfunction!(parquet::check_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(_rust_is_valid_seconds, m)?)?;
     m.add("InvalidUtf8Error", m.py().get_type::<InvalidUtf8Error>())?;
     Ok(())

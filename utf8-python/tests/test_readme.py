@@ -29,3 +29,18 @@ def test_a_readme_block_runs(block: str) -> None:
         exec(compile(block, "README.md", "exec"), {})
     finally:
         os.chdir(here)
+
+
+def test_the_docstrings_examples_run() -> None:
+    import doctest
+
+    import utf8_automaton
+
+    here = os.getcwd()
+    os.chdir(PACKAGE.parent)
+    try:
+        failed, tried = doctest.testmod(utf8_automaton)
+    finally:
+        os.chdir(here)
+    assert tried >= 3
+    assert failed == 0
