@@ -170,3 +170,30 @@ def test_a_malformed_file_is_a_value_error_naming_it_never_a_crash(tmp_path: Pat
 
 def test_the_malformed_files_are_there() -> None:
     assert len(list(HOSTILE.glob("*.parquet"))) >= 12
+
+
+SPLIT = [b"ok", b"caf\xc3", b"\xa9lait", None, b"fin"]
+
+
+@pytest.mark.parametrize("encoding", ["PLAIN", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY"])
+def test_the_character_cut_across_rows_is_found_in_every_encoding(tmp_path: Path, encoding: str) -> None:
+    # `é` cut across rows 1 and 2: each value alone is not UTF-8, back to
+    # back they are. A reader that checks a page's strings as one run (as
+    # arrow-rs's does for the delta encodings) lets it through; pyarrow
+    # checks none.
+    path = tmp_path / f"{encoding}.parquet"
+    table = pa.table({"s": as_string(SPLIT)})
+    pq.write_table(table, path, use_dictionary=False, column_encoding={"s": encoding})
+    expected = [
+        {"column": "s", "row": 1, "valid_up_to": 3, "error_len": None, "bytes": b"\xc3"},
+        {"column": "s", "row": 2, "valid_up_to": 0, "error_len": 1, "bytes": b"\xa9"},
+    ]
+    assert u8.check_parquet(path).select(list(expected[0])).to_pylist() == expected
+    read = pq.read_table(path)
+    assert read.column("s").type == pa.string()
+    assert u8.invalid_rows(read).select(list(expected[0])).to_pylist() == expected
+    assert u8.is_valid(read.column("s")).to_pylist() == [True, False, False, None, True]
+    with pytest.raises(u8.InvalidUtf8Error) as caught:
+        u8.validate(read)
+    assert (caught.value.column, caught.value.row, caught.value.valid_up_to) == ("s", 1, 3)
+    assert u8.to_string(read, errors="null").column("s").to_pylist() == ["ok", None, None, None, "fin"]
