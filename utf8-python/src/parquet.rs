@@ -139,6 +139,7 @@ fn error_bytes(value: &BadValue) -> (&[u8], &[u8]) {
 fn table(paths: &[String], found: &[Found]) -> PyResult<RecordBatch> {
     let to_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let as_i64 = |n: usize| to_i64(n as u64);
+    let spans: Vec<(&[u8], &[u8])> = found.iter().map(|f| error_bytes(&f.value)).collect();
     let schema = Schema::new(vec![
         Field::new("file", DataType::Utf8, false),
         Field::new("row_group", DataType::Int64, false),
@@ -173,10 +174,10 @@ fn table(paths: &[String], found: &[Found]) -> PyResult<RecordBatch> {
             found.iter().map(|f| f.value.error_len.map(as_i64)),
         )),
         Arc::new(BinaryArray::from_iter_values(
-            found.iter().map(|f| error_bytes(&f.value).0),
+            spans.iter().map(|span| span.0),
         )),
         Arc::new(BinaryArray::from_iter_values(
-            found.iter().map(|f| error_bytes(&f.value).1),
+            spans.iter().map(|span| span.1),
         )),
     ];
     RecordBatch::try_new(Arc::new(schema), columns)
