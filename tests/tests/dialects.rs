@@ -727,7 +727,15 @@ fn exhaustive_rfc2279() {
 
 #[test]
 fn corpus_and_stress_test_in_every_dialect() {
-    let inputs = real_text_inputs();
+    let mut inputs = real_text_inputs();
+    if utf8_tests::levels::this_run().sample {
+        // Under QEMU (`.ci/neon`), each text's first 8 KiB: still every
+        // script's sequences across a hundred vector boundaries, at an
+        // eighth of the emulated time.
+        for input in &mut inputs {
+            input.truncate(8 << 10);
+        }
+    }
     let mut converted = Vec::new();
     for bytes in &inputs {
         if let Ok(text) = core::str::from_utf8(bytes) {

@@ -19,16 +19,16 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
     ParquetRecordBatchReaderBuilder,
 };
-use parquet::basic::{ConvertedType, Encoding, LogicalType, Type as PhysicalType};
+use parquet::basic::{Compression, ConvertedType, Encoding, LogicalType, Type as PhysicalType};
 use parquet::file::metadata::{
     ColumnChunkMetaData, FileMetaData, ParquetMetaData, ParquetMetaDataReader,
 };
-use parquet::file::reader::ChunkReader;
+use parquet::file::reader::{ChunkReader, Length};
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
 use super::delta::check_delta_pages;
-use super::footer::{check_footer, chunk_range};
-use super::pages::check_pages;
+use super::footer::{ChunkPlace, check_file_metadata, chunk_range, footer_length};
+use super::pages::{Codec, check_pages};
 use super::reader::{Positional, RowGroupBytes};
 
 /// How many rows a batch holds: the memory a row group's check holds at
@@ -99,7 +99,7 @@ impl ParquetFile {
                 .iter()
                 .zip(&leaves)
                 .map(|(&leaf, Leaf { path })| {
-                    chunk_range(group.column(leaf), footer_start)
+                    chunk_range(&place(group.column(leaf)), footer_start)
                         .map_err(|e| format!("row group {index}, column {path}: {e}"))
                 })
                 .collect::<Result<_, _>>()?;
@@ -144,7 +144,8 @@ impl ParquetFile {
                 .map_err(|_| format!("column {}: a chunk of {len} bytes", leaf.path))
                 .and_then(|len| self.reader.get_bytes(start, len).map_err(|e| e.to_string()))
                 .and_then(|bytes| {
-                    let walked = check_pages(&bytes, chunk.compression(), chunk.num_values())?;
+                    let walked =
+                        check_pages(&bytes, codec(chunk.compression()), Some(chunk.num_values()))?;
                     if walked.delta_byte_arrays {
                         let held = RowGroupBytes {
                             file: self.reader.clone(),
@@ -167,6 +168,45 @@ impl ParquetFile {
             .with_batch_size(BATCH_ROWS)
             .build()
             .map_err(|e| e.to_string())
+    }
+}
+
+/// Where the footer begins, its length checked against the file and its
+/// Thrift walked: the bytes before it hold the row groups.
+fn check_footer(file: &Positional) -> Result<u64, String> {
+    let len = file.len();
+    let mut tail = [0; 8];
+    if len >= 8 {
+        tail.copy_from_slice(&file.read_exact_at(len - 8, 8)?);
+    }
+    let footer_len = footer_length(len, &tail)?;
+    let start = len - 8 - footer_len;
+    let footer = file.read_exact_at(start, footer_len as usize)?;
+    check_file_metadata(&footer).map_err(|e| format!("its footer: {e}"))?;
+    Ok(start)
+}
+
+/// A column chunk's place, as the walk reads it.
+fn place(chunk: &ColumnChunkMetaData) -> ChunkPlace {
+    ChunkPlace {
+        dictionary_page_offset: chunk.dictionary_page_offset(),
+        data_page_offset: chunk.data_page_offset(),
+        compressed_size: chunk.compressed_size(),
+        num_values: chunk.num_values(),
+    }
+}
+
+/// The walk's name of the parquet crate's codec.
+fn codec(compression: Compression) -> Codec {
+    match compression {
+        Compression::UNCOMPRESSED => Codec::Uncompressed,
+        Compression::SNAPPY => Codec::Snappy,
+        Compression::GZIP(_) => Codec::Gzip,
+        Compression::LZO => Codec::Lzo,
+        Compression::BROTLI(_) => Codec::Brotli,
+        Compression::LZ4 => Codec::Lz4,
+        Compression::ZSTD(_) => Codec::Zstd,
+        Compression::LZ4_RAW => Codec::Lz4Raw,
     }
 }
 

@@ -1,14 +1,10 @@
-//! A file's footer walked before the parquet crate parses it: its length
+//! A file's footer walked before a Parquet reader parses it: its length
 //! checked against the file, every Thrift length in it against the footer,
 //! and its schema's tree against its own element count, so that no count
 //! the footer declares is allocated or recursed on before it is known to
-//! fit; then, once parsed, each checked column chunk's place against the
-//! bytes before the footer.
+//! fit; then, once parsed, each column chunk's place against the bytes
+//! before the footer.
 
-use parquet::file::metadata::ColumnChunkMetaData;
-use parquet::file::reader::Length;
-
-use super::reader::Positional;
 use super::thrift::{Kind, Thrift};
 
 /// Deeper than any schema a writer makes; the parquet crate and Arrow's
@@ -16,31 +12,29 @@ use super::thrift::{Kind, Thrift};
 /// before either sees it.
 pub const MAX_SCHEMA_DEPTH: usize = 256;
 
-/// Where the footer begins: the bytes before it hold the row groups.
-pub fn check_footer(file: &Positional) -> Result<u64, String> {
-    let len = file.len();
-    if len < 12 {
-        return Err(format!("a file of {len} bytes is too small for Parquet"));
+/// The length of the footer of a file of `file_len` bytes that ends with
+/// `tail`: its last 8 bytes, the footer's length and Parquet's magic.
+pub fn footer_length(file_len: u64, tail: &[u8; 8]) -> Result<u64, String> {
+    if file_len < 12 {
+        return Err(format!(
+            "a file of {file_len} bytes is too small for Parquet"
+        ));
     }
-    let tail = file.read_exact_at(len - 8, 8)?;
     if &tail[4..] != b"PAR1" {
         return Err("the file does not end with Parquet's magic bytes".to_owned());
     }
     let footer_len = u64::from(u32::from_le_bytes(tail[..4].try_into().expect("4 bytes")));
-    if footer_len > len - 12 {
+    if footer_len > file_len - 12 {
         return Err(format!(
-            "a footer of {footer_len} bytes in a file of {len} bytes"
+            "a footer of {footer_len} bytes in a file of {file_len} bytes"
         ));
     }
-    let start = len - 8 - footer_len;
-    let footer = file.read_exact_at(start, footer_len as usize)?;
-    check_file_metadata(&footer).map_err(|e| format!("its footer: {e}"))?;
-    Ok(start)
+    Ok(footer_len)
 }
 
 /// Walks the footer's `FileMetaData` to its end, reading its schema's
 /// children counts on the way.
-fn check_file_metadata(footer: &[u8]) -> Result<(), String> {
+pub fn check_file_metadata(footer: &[u8]) -> Result<(), String> {
     let mut thrift = Thrift::new(footer);
     let mut last = 0;
     while let Some((id, kind)) = thrift.field(last)? {
@@ -118,25 +112,39 @@ fn schema_element_children(thrift: &mut Thrift<'_>) -> Result<i64, String> {
     Ok(children)
 }
 
+/// Where the footer places a column chunk: what a reader's metadata says
+/// of it, as the footer's Thrift numbers give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkPlace {
+    /// The offset of its dictionary page, where it has one.
+    pub dictionary_page_offset: Option<i64>,
+    /// The offset of its first data page.
+    pub data_page_offset: i64,
+    /// Its length in the file, page headers included.
+    pub compressed_size: i64,
+    /// How many values (levels included) its pages hold.
+    pub num_values: i64,
+}
+
 /// A column chunk's bytes, where the footer places them: between the
 /// leading magic bytes and the footer, its values' count not negative. A
 /// chunk without values or bytes may be placed anywhere: pyarrow writes an
 /// empty table's at offset 0.
-pub fn chunk_range(chunk: &ColumnChunkMetaData, footer_start: u64) -> Result<(u64, u64), String> {
-    if chunk.compressed_size() == 0 && chunk.num_values() == 0 {
+pub fn chunk_range(chunk: &ChunkPlace, footer_start: u64) -> Result<(u64, u64), String> {
+    if chunk.compressed_size == 0 && chunk.num_values == 0 {
         return Ok((0, 0));
     }
     let start = chunk
-        .dictionary_page_offset()
-        .unwrap_or(chunk.data_page_offset());
-    let len = chunk.compressed_size();
+        .dictionary_page_offset
+        .unwrap_or(chunk.data_page_offset);
+    let len = chunk.compressed_size;
     let placed = u64::try_from(start)
         .ok()
         .zip(u64::try_from(len).ok())
         .filter(|&(start, len)| start >= 4 && start.checked_add(len) <= Some(footer_start));
     match placed {
-        Some(_) if chunk.num_values() < 0 => {
-            Err(format!("{} values in a column chunk", chunk.num_values()))
+        Some(_) if chunk.num_values < 0 => {
+            Err(format!("{} values in a column chunk", chunk.num_values))
         }
         Some(range) => Ok(range),
         None => Err(format!(
@@ -195,19 +203,13 @@ mod tests {
         assert!(check_file_metadata(&footer(&[1, 0, 0])).is_err());
     }
 
-    fn chunk(offset: i64, size: i64, values: i64) -> ColumnChunkMetaData {
-        use parquet::schema::types::{ColumnDescriptor, ColumnPath, Type};
-        use std::sync::Arc;
-        let leaf = Type::primitive_type_builder("s", parquet::basic::Type::BYTE_ARRAY)
-            .build()
-            .unwrap();
-        let column = ColumnDescriptor::new(Arc::new(leaf), 0, 0, ColumnPath::from("s"));
-        ColumnChunkMetaData::builder(Arc::new(column))
-            .set_data_page_offset(offset)
-            .set_total_compressed_size(size)
-            .set_num_values(values)
-            .build()
-            .unwrap()
+    fn chunk(offset: i64, size: i64, values: i64) -> ChunkPlace {
+        ChunkPlace {
+            dictionary_page_offset: None,
+            data_page_offset: offset,
+            compressed_size: size,
+            num_values: values,
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The footer each file is read with: its string leaves without their
-//! string annotation, so that the Parquet reader reads them as `Binary`
-//! and never judges (or trusts) their bytes as UTF-8.
+//! The footer each file is read with: walked first (`walk`), then its
+//! string leaves without their string annotation, so that the Parquet
+//! reader reads them as `Binary` and never judges (or trusts) their bytes
+//! as UTF-8.
 //!
 //! The reader's choice of Arrow type comes from two places in the footer:
 //! each leaf's logical type (`STRING`, `ENUM`, `JSON`, or the older
@@ -34,6 +35,7 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 
 use super::types::fields_as_bytes;
+use super::walk::{Chunks, walk_footer};
 
 /// Makes each file's reader through `inner` (DataFusion's, which caches
 /// footers) and hands the reader's footer over rewritten.
@@ -56,18 +58,29 @@ impl ParquetFileReaderFactory for BytesReaderFactory {
         metadata_size_hint: Option<usize>,
         metrics: &ExecutionPlanMetricsSet,
     ) -> Result<Box<dyn AsyncFileReader + Send>> {
+        let file_len = partitioned_file.object_meta.size;
         let inner = self.inner.create_reader(
             partition_index,
             partitioned_file,
             metadata_size_hint,
             metrics,
         )?;
-        Ok(Box::new(BytesReader { inner }))
+        Ok(Box::new(BytesReader {
+            inner,
+            file_len,
+            chunks: Arc::default(),
+        }))
     }
 }
 
+/// A file's reader whose footer is walked before it is parsed and whose
+/// pages are walked as they are fetched (`walk`), and whose footer the
+/// reader gets with strings as bytes.
 struct BytesReader {
     inner: Box<dyn AsyncFileReader + Send>,
+    file_len: u64,
+    /// The file's column chunks, once its footer is read.
+    chunks: Arc<Chunks>,
 }
 
 impl fmt::Debug for BytesReader {
@@ -78,14 +91,26 @@ impl fmt::Debug for BytesReader {
 
 impl AsyncFileReader for BytesReader {
     fn get_bytes(&mut self, range: Range<u64>) -> BoxFuture<'_, ParquetResult<Bytes>> {
-        self.inner.get_bytes(range)
+        async move {
+            let bytes = self.inner.get_bytes(range.clone()).await?;
+            self.chunks.walk(&range, &bytes)?;
+            Ok(bytes)
+        }
+        .boxed()
     }
 
     fn get_byte_ranges(
         &mut self,
         ranges: Vec<Range<u64>>,
     ) -> BoxFuture<'_, ParquetResult<Vec<Bytes>>> {
-        self.inner.get_byte_ranges(ranges)
+        async move {
+            let fetched = self.inner.get_byte_ranges(ranges.clone()).await?;
+            for (range, bytes) in ranges.iter().zip(&fetched) {
+                self.chunks.walk(range, bytes)?;
+            }
+            Ok(fetched)
+        }
+        .boxed()
     }
 
     fn get_metadata<'a>(
@@ -93,7 +118,9 @@ impl AsyncFileReader for BytesReader {
         options: Option<&'a ArrowReaderOptions>,
     ) -> BoxFuture<'a, ParquetResult<Arc<ParquetMetaData>>> {
         async move {
+            let footer_start = walk_footer(self.inner.as_mut(), self.file_len).await?;
             let metadata = self.inner.get_metadata(options).await?;
+            self.chunks = Arc::new(Chunks::place(&metadata, footer_start)?);
             Ok(Arc::new(strings_as_bytes(&metadata)?))
         }
         .boxed()

@@ -11,6 +11,7 @@
 //!
 //! | stage | what it does |
 //! |---|---|
+//! | `walk` | each footer and page walked before the reader parses or decodes it (utf8-parquet's walks) |
 //! | `footer` | each file's footer without its string annotations, so the reader reads bytes |
 //! | `source` | DataFusion's Parquet source, wrapped: every batch of every file checked, the file named |
 //! | `batch` | the check and conversion of one batch; the error naming file, column, row and byte |
@@ -30,6 +31,7 @@ mod footer;
 mod source;
 mod table;
 mod types;
+mod walk;
 
 pub use batch::InvalidValue;
 pub use contain::ReaderPanic;

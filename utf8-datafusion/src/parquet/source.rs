@@ -161,7 +161,8 @@ impl FileCheck {
 impl MorselPlanner for CheckedPlanner {
     fn plan(self: Box<Self>) -> Result<Option<MorselPlan>> {
         let CheckedPlanner { inner, file, plan } = *self;
-        let Some(mut planned) = contain::call(&file, || inner.plan())? else {
+        let planned = contain::call(&file, || inner.plan()).map_err(|e| named(e, &file))?;
+        let Some(mut planned) = planned else {
             return Ok(None);
         };
         let check = FileCheck { file, plan };
@@ -172,7 +173,12 @@ impl MorselPlanner for CheckedPlanner {
             .with_planners(planners.map(|planner| check.planner(planner)).collect());
         if let Some(pending) = planned.take_pending_planner() {
             let pending = contain::future(&check.file, Box::pin(pending));
-            wrapped.set_pending_planner(async move { Ok(check.planner(pending.await?)) });
+            wrapped.set_pending_planner(async move {
+                match pending.await {
+                    Ok(planner) => Ok(check.planner(planner)),
+                    Err(error) => Err(named(error, &check.file)),
+                }
+            });
         }
         Ok(Some(wrapped))
     }
@@ -202,8 +208,9 @@ impl Morsel for CheckedMorsel {
     }
 }
 
-/// The reader's own errors (a page that does not decompress, a checksum)
-/// say nothing of the file; this read's errors all name it.
+/// The reader's own errors (a page that does not decompress, a checksum,
+/// the walks' refusal of a footer or page) say nothing of the file; this
+/// read's errors all name it.
 fn named(error: DataFusionError, file: &str) -> DataFusionError {
     match error {
         DataFusionError::External(ref inner)

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Schema, SchemaRef};
 use datafusion::catalog::{Session, TableProvider};
-use datafusion::common::{DFSchema, Result};
+use datafusion::common::{DFSchema, DataFusionError, Result};
 use datafusion::datasource::TableType;
 use datafusion::datasource::file_format::parquet::ParquetFormat;
 use datafusion::datasource::listing::helpers::expr_applicable_for_cols;
@@ -25,12 +25,17 @@ use datafusion::parquet::arrow::RowNumber;
 use datafusion::physical_expr::projection::ProjectionExprs;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::empty::EmptyExec;
-use datafusion_datasource_parquet::CachedParquetFileReaderFactory;
+use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
+use datafusion_datasource_parquet::{
+    CachedParquetFileReaderFactory, DefaultParquetFileReaderFactory, ParquetFileReaderFactory,
+};
+use futures::TryStreamExt;
 
 use super::batch::{BatchPlan, Check, Output};
 use super::footer::BytesReaderFactory;
 use super::source::CheckedSource;
 use super::types::{fields_as_bytes, holds_strings};
+use super::walk::walk_footer;
 use super::{CheckedParquetOptions, OnInvalid};
 
 /// Parquet files read as a table whose string columns are checked before
@@ -69,6 +74,7 @@ impl CheckedParquetTable {
         let listing_options = ListingOptions::new(Arc::new(format))
             .with_file_extension(options.file_extension.clone())
             .with_table_partition_cols(options.table_partition_cols.clone());
+        walk_footers(state, first, &options.file_extension).await?;
         let strings = listing_options.infer_schema(state, first).await?;
         let bytes = Arc::new(Schema::new_with_metadata(
             fields_as_bytes(strings.fields()),
@@ -271,4 +277,24 @@ impl TableProvider for CheckedParquetTable {
             .build();
         Ok(DataSourceExec::from_data_source(config))
     }
+}
+
+/// Walks the footer of each file under `path` before DataFusion's schema
+/// inference parses them all; the first malformed one is the error,
+/// naming the file.
+async fn walk_footers(state: &dyn Session, path: &ListingTableUrl, extension: &str) -> Result<()> {
+    let store = state.runtime_env().object_store(path)?;
+    let readers = DefaultParquetFileReaderFactory::new(Arc::clone(&store));
+    let metrics = ExecutionPlanMetricsSet::new();
+    let mut files = path
+        .list_all_files(state, store.as_ref(), extension)
+        .await?;
+    while let Some(file) = files.try_next().await? {
+        let (location, size) = (file.location.to_string(), file.size);
+        let mut reader = readers.create_reader(0, file.into(), None, &metrics)?;
+        walk_footer(reader.as_mut(), size)
+            .await
+            .map_err(|e| DataFusionError::from(e).context(location))?;
+    }
+    Ok(())
 }

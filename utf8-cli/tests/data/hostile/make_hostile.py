@@ -251,5 +251,22 @@ def main():
     data[at:count_end] = b"\xff" * (width - 1) + b"\x7f"
     save("delta-run-longer-than-its-page.parquet", data)
 
+    delta_lengths_vlq_too_long(flat)
 
-main()
+
+def delta_lengths_vlq_too_long(flat):
+    """A DELTA_LENGTH_BYTE_ARRAY page whose run of lengths begins with 12
+    bytes of FF, a varint longer than any integer: the parquet crate's
+    reader panics on it ("Num of bytes exceed MAX_VLQ_BYTE_LEN"), in 59 and
+    60 alike; the page's sizes are all as declared, so no walk refuses it."""
+    data = write(flat, compression="none", use_dictionary=False,
+                 column_encoding={"s": "DELTA_LENGTH_BYTE_ARRAY"})
+    _, end = page_header_fields(data, 4)
+    levels = struct.unpack("<I", data[end:end + 4])[0]
+    at = end + 4 + levels
+    data[at:at + 12] = b"\xff" * 12
+    save("delta-lengths-varint-too-long.parquet", data)
+
+
+if __name__ == "__main__":
+    main()
