@@ -104,7 +104,7 @@ fn read(file: &TempFile, as_type: DataType) -> Result<ArrayRef, ParquetError> {
 /// utf8-arrow's verdict: row 0 ends inside "é".
 fn assert_row_0_rejected(array: &dyn Array) {
     let e = utf8_arrow::validate(array).unwrap_err();
-    assert_eq!(e.row(), Some(0));
+    assert_eq!(e.column_error().map(|e| e.row()), Some(0));
     let u = e.utf8_error().unwrap();
     assert_eq!((u.valid_up_to(), u.error_len()), (3, None));
     let valid: Vec<Option<bool>> = utf8_arrow::is_valid_utf8(array).unwrap().iter().collect();
@@ -115,7 +115,10 @@ fn assert_row_0_rejected(array: &dyn Array) {
         DataType::Utf8 => {
             let strings = array.as_string::<i32>();
             assert_eq!(
-                utf8_arrow::to_string_array(strings).unwrap_err().row(),
+                utf8_arrow::to_string_array(strings)
+                    .unwrap_err()
+                    .column_error()
+                    .map(|e| e.row()),
                 Some(0)
             );
             let repaired = utf8_arrow::to_string_array_lossy(strings).unwrap();
@@ -124,7 +127,10 @@ fn assert_row_0_rejected(array: &dyn Array) {
         _ => {
             let strings = array.as_string_view();
             assert_eq!(
-                utf8_arrow::to_string_view_array(strings).unwrap_err().row(),
+                utf8_arrow::to_string_view_array(strings)
+                    .unwrap_err()
+                    .column_error()
+                    .map(|e| e.row()),
                 Some(0)
             );
             let repaired = utf8_arrow::to_string_view_array_lossy(strings).unwrap();

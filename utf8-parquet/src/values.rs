@@ -149,11 +149,11 @@ impl<R: Ruleset> Walk<'_, R> {
             DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
                 let leaf = self.next_leaf();
                 let bad = if self.all {
-                    utf8_arrow::invalid_rows_as::<R>(array)
+                    utf8_arrow::invalid_rows_as::<R>(array).map(Iterator::collect)
                 } else {
                     utf8_arrow::validate_as::<R>(array).map_or_else(
-                        |e| match (e.row(), e.utf8_error()) {
-                            (Some(row), Some(error)) => Ok(vec![(row, error)]),
+                        |e| match e.column_error().map(|c| (c.row(), c.utf8_error())) {
+                            Some((row, Some(error))) => Ok(vec![(row, error)]),
                             _ => Err(e),
                         },
                         |()| Ok(Vec::new()),
@@ -209,7 +209,8 @@ impl<R: Ruleset> Walk<'_, R> {
             *cached = Some(CheckedDictionary {
                 values: Arc::clone(values),
                 bad_entries: utf8_arrow::invalid_rows_as::<R>(values.as_ref())
-                    .map_err(|e| e.to_string())?,
+                    .map_err(|e| e.to_string())?
+                    .collect(),
             });
         }
         let checked = cached.as_ref().expect("checked just now");

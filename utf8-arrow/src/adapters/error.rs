@@ -11,13 +11,15 @@ use utf8_core::column::{ColumnError, Layout};
 /// Why an array failed a check or a conversion.
 ///
 /// Rows are counted from the array's first, as the array was given: a
-/// sliced array's row 0 is the slice's first row.
+/// sliced array's row 0 is the slice's first row. The row is the
+/// [`ColumnError`]'s ([`column_error`](Self::column_error)), as in
+/// utf8-core: an unsupported type has none.
 ///
 /// ```
 /// use utf8_arrow::arrow_array::BinaryArray;
 /// let array = BinaryArray::from_iter_values([&b"ok"[..], b"caf\xC3", b"\xA9lait"]);
 /// let e = utf8_arrow::validate(&array).unwrap_err();
-/// assert_eq!(e.row(), Some(1));
+/// assert_eq!(e.column_error().map(|e| e.row()), Some(1));
 /// assert_eq!(e.to_string(), "Encountered non-UTF-8 data at index 1: incomplete utf-8 byte sequence from index 3");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,12 +39,6 @@ pub enum Utf8ArrowError {
 }
 
 impl Utf8ArrowError {
-    /// The row at fault, counted from the array's first; `None` for an
-    /// unsupported type.
-    pub fn row(&self) -> Option<usize> {
-        self.column_error().map(ColumnError::row)
-    }
-
     /// The validation error inside the row, relative to the row's start;
     /// `None` for a malformed layout or an unsupported type.
     pub fn utf8_error(&self) -> Option<Utf8Error> {

@@ -70,7 +70,7 @@ pub use views::{to_string_view_array, to_string_view_array_lossy};
 /// // Each row ends or starts inside "é": back to back they would pass.
 /// let array = BinaryArray::from(vec![Some(&b"caf\xC3"[..]), Some(b"\xA9lait"), None]);
 /// let e = utf8_arrow::validate(&array).unwrap_err();
-/// assert_eq!(e.row(), Some(0));
+/// assert_eq!(e.column_error().map(|e| e.row()), Some(0));
 /// assert_eq!(utf8_arrow::validate(&array.slice(2, 1)), Ok(()));
 /// ```
 pub fn validate(array: &dyn Array) -> Result<(), Utf8ArrowError> {
@@ -107,7 +107,9 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
 
 /// Every invalid row of `array` that is not null, in order, each with its
 /// error relative to the row's start (RFC 3629): what a report of all the
-/// bad rows needs, where [`validate`] stops at the first.
+/// bad rows needs, where [`validate`] stops at the first. An iterator, as
+/// utf8-core's `invalid_rows` of a column is; the rows are found in one
+/// pass over the array before the first is handed over.
 ///
 /// The error is an unsupported type or a malformed layout.
 ///
@@ -115,30 +117,59 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
 /// use utf8_arrow::arrow_array::BinaryArray;
 /// let array = BinaryArray::from(vec![Some(&b"ok"[..]), Some(b"caf\xC3"), None, Some(b"\xA9lait")]);
 /// let rows: Vec<_> = utf8_arrow::invalid_rows(&array)?
-///     .into_iter()
 ///     .map(|(row, e)| (row, e.valid_up_to(), e.error_len()))
 ///     .collect();
 /// assert_eq!(rows, [(1, 3, None), (3, 0, Some(1))]);
 /// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
 /// ```
-pub fn invalid_rows(array: &dyn Array) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+pub fn invalid_rows(array: &dyn Array) -> Result<InvalidRows, Utf8ArrowError> {
     invalid_rows_as::<Rfc3629>(array)
 }
 
 /// [`invalid_rows`] under any ruleset of utf8-core.
-pub fn invalid_rows_as<R: Ruleset>(
-    array: &dyn Array,
-) -> Result<Vec<(usize, Utf8Error)>, Utf8ArrowError> {
+pub fn invalid_rows_as<R: Ruleset>(array: &dyn Array) -> Result<InvalidRows, Utf8ArrowError> {
     let buffers = data_buffers(array);
     if all_views_valid::<R>(array, &buffers)? {
-        return Ok(Vec::new());
+        return Ok(InvalidRows(Vec::new().into_iter()));
     }
-    Ok(match any_column(array, &buffers, true)? {
+    let rows: Vec<_> = match any_column(array, &buffers, true)? {
         AnyColumn::Small(column) => column.invalid_rows::<R>().collect(),
         AnyColumn::Large(column) => column.invalid_rows::<R>().collect(),
         AnyColumn::Views(column) => column.invalid_rows::<R>().collect(),
-    })
+    };
+    Ok(InvalidRows(rows.into_iter()))
 }
+
+/// The invalid rows of an array, each with its error ([`invalid_rows`]).
+///
+/// Found before the first is handed over: a views array's data buffers are
+/// read as byte slices borrowed for the search (arrow-rs 59's `Buffer` is
+/// not a byte slice itself), which an iterator that outlives the search
+/// could not hold.
+#[derive(Clone, Debug)]
+pub struct InvalidRows(std::vec::IntoIter<(usize, Utf8Error)>);
+
+impl Iterator for InvalidRows {
+    type Item = (usize, Utf8Error);
+
+    fn next(&mut self) -> Option<(usize, Utf8Error)> {
+        self.0.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for InvalidRows {}
+
+impl DoubleEndedIterator for InvalidRows {
+    fn next_back(&mut self) -> Option<(usize, Utf8Error)> {
+        self.0.next_back()
+    }
+}
+
+impl core::iter::FusedIterator for InvalidRows {}
 
 /// Whether each row of `array` is UTF-8 (RFC 3629), as a [`BooleanArray`]
 /// of the same length: `true` for a valid row, `false` for an invalid

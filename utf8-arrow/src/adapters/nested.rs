@@ -221,7 +221,6 @@ fn value_bytes(array: &dyn Array, row: usize) -> Vec<u8> {
 
 fn leaf_invalid<R: Ruleset>(array: &dyn Array) -> Result<Vec<InvalidValue>, Utf8ArrowError> {
     Ok(invalid_rows_as::<R>(array)?
-        .into_iter()
         .map(|(row, error)| InvalidValue::new(row, error, &value_bytes(array, row)))
         .collect())
 }

@@ -48,7 +48,7 @@ where
 ///
 /// let array = BinaryArray::from_iter_values([&b"ok"[..], b"caf\xC3", b"\xA9lait"]);
 /// let e = utf8_arrow::to_string_array(&array).unwrap_err();
-/// assert_eq!(e.row(), Some(1));
+/// assert_eq!(e.column_error().map(|e| e.row()), Some(1));
 /// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
 /// ```
 pub fn to_string_array<T: ByteArrayType>(

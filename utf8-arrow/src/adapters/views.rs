@@ -39,7 +39,8 @@ pub(crate) fn column<'a, T: ByteViewType + ?Sized>(
 /// assert_eq!(strings.value(0), "a long enough café");
 ///
 /// let array = BinaryViewArray::from_iter_values([&b"ok"[..], b"caf\xC3", b"\xA9lait"]);
-/// assert_eq!(utf8_arrow::to_string_view_array(&array).unwrap_err().row(), Some(1));
+/// let e = utf8_arrow::to_string_view_array(&array).unwrap_err();
+/// assert_eq!(e.column_error().map(|e| e.row()), Some(1));
 /// # Ok::<(), utf8_arrow::Utf8ArrowError>(())
 /// ```
 pub fn to_string_view_array<T: ByteViewType + ?Sized>(

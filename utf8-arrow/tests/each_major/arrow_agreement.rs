@@ -87,7 +87,7 @@ fn to_string_view_array_accepts_what_string_view_array_try_new_accepts_and_names
             // arrow-rs checks every view in order, null or not, and names
             // the first invalid one with the words utf8-arrow uses.
             (Err(ours), Err(ArrowError::InvalidArgumentError(theirs))) => {
-                let row = ours.row().unwrap();
+                let row = ours.column_error().unwrap().row();
                 assert!(
                     theirs.starts_with(&format!("Encountered non-UTF-8 data at index {row}: ")),
                     "seed {seed}: {theirs} / {ours}"
@@ -135,7 +135,7 @@ fn without_nulls_validate_agrees_with_arrow_rs_validate_full() {
 fn an_array_of_another_type_is_an_error_that_names_the_type() {
     let e = major::validate(&Int32Array::from(vec![1, 2])).unwrap_err();
     assert_eq!(e, Utf8ArrowError::UnsupportedType(DataType::Int32));
-    assert_eq!(e.row(), None);
+    assert_eq!(e.column_error().map(|e| e.row()), None);
     assert!(major::is_valid_utf8(&Int32Array::from(vec![1])).is_err());
     assert!(ArrowError::from(e).to_string().ends_with("not Int32"));
 }
@@ -155,7 +155,7 @@ fn the_error_is_arrow_rs_invalid_argument_error_through_the_question_mark() {
         other => panic!("{other:?}"),
     }
     let large = LargeBinaryArray::from_iter_values([&b"\xF0\x9F\x92\x96"[..], b"\x80"]);
-    assert_eq!(major::validate(&large).unwrap_err().row(), Some(1));
+    assert_eq!(major::validate(&large).unwrap_err().column_error().map(|e| e.row()), Some(1));
     let view = BinaryViewArray::from_iter_values([&b"x"[..]; 3]);
     assert_eq!(major::validate(&view), Ok(()));
 }
@@ -173,10 +173,10 @@ fn a_malformed_view_is_a_layout_error_naming_its_row_not_a_panic() {
     // before it reads through it.
     let broken = unsafe { BinaryViewArray::new_unchecked(views.into(), buffers, nulls) };
     let e = major::validate(&broken).unwrap_err();
-    assert_eq!(e.row(), Some(1));
+    assert_eq!(e.column_error().map(|e| e.row()), Some(1));
     assert!(e.layout_error().is_some());
     let e = major::to_string_view_array(&broken).unwrap_err();
-    assert_eq!((e.row(), e.layout_error().is_some()), (Some(1), true));
+    assert_eq!((e.column_error().map(|e| e.row()), e.layout_error().is_some()), (Some(1), true));
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn a_malformed_view_after_an_invalid_row_is_the_error_named() {
     let broken = unsafe { BinaryViewArray::new_unchecked(views.into(), buffers, nulls) };
     let e = major::to_string_view_array(&broken).unwrap_err();
     assert_eq!(
-        (e.row(), e.layout_error()),
+        (e.column_error().map(|e| e.row()), e.layout_error()),
         (Some(1), Some(utf8_core::column::Layout::ViewPrefix))
     );
 }

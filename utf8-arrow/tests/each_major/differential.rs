@@ -89,7 +89,7 @@ fn validate_names_the_row_and_error_that_per_row_from_utf8_names() {
             let got = major::validate(array.as_ref()).map_err(|e| {
                 let u = e.utf8_error().expect("an invalid row, not a layout");
                 let under_null = matches!(e, Utf8ArrowError::InvalidUnderNull(_));
-                let row = e.row().unwrap();
+                let row = e.column_error().unwrap().row();
                 assert_eq!(under_null, table.is_null(start + row), "seed {seed}");
                 (row, (u.valid_up_to(), u.error_len()))
             });
@@ -140,7 +140,6 @@ fn invalid_rows_are_every_row_per_row_from_utf8_rejects_that_is_not_null() {
         for array in arrays(&table, &range) {
             let got: Vec<_> = major::invalid_rows(array.as_ref())
                 .unwrap()
-                .into_iter()
                 .map(|(row, e)| (row, (e.valid_up_to(), e.error_len())))
                 .collect();
             assert_eq!(got, expected, "seed {seed}, {:?}", array.data_type());
@@ -169,7 +168,7 @@ fn check_conversion<A: Array>(
             );
         }
         (Some((row, null)), Err(e)) => {
-            assert_eq!(e.row(), Some(row), "seed {seed}");
+            assert_eq!(e.column_error().map(|e| e.row()), Some(row), "seed {seed}");
             assert_eq!(
                 matches!(e, Utf8ArrowError::InvalidUnderNull(_)),
                 null,
@@ -297,9 +296,9 @@ fn a_slice_is_checked_alone_whatever_the_bytes_around_it() {
         );
     }
     let array = table.binary().slice(1, 3);
-    assert_eq!(major::validate(&array).unwrap_err().row(), Some(0));
+    assert_eq!(major::validate(&array).unwrap_err().column_error().map(|e| e.row()), Some(0));
     let array = table.binary_view().slice(2, 3);
-    assert_eq!(major::validate(&array).unwrap_err().row(), Some(2));
+    assert_eq!(major::validate(&array).unwrap_err().column_error().map(|e| e.row()), Some(2));
 }
 
 #[test]
@@ -312,7 +311,7 @@ fn a_null_row_is_not_checked_but_a_string_array_may_not_hold_it() {
     assert_eq!(major::validate(&binary), Ok(()));
     let e = major::to_string_array(&binary).unwrap_err();
     assert!(matches!(e, Utf8ArrowError::InvalidUnderNull(_)));
-    assert_eq!(e.row(), Some(1));
+    assert_eq!(e.column_error().map(|e| e.row()), Some(1));
     assert_eq!(
         e.to_string(),
         "Encountered non-UTF-8 data at index 1, a null slot, which a string array may not hold: \
@@ -359,13 +358,13 @@ fn other_rulesets_agree_with_their_own_per_row_validate() {
             assert_eq!(
                 major::validate_as::<Cesu8>(array)
                     .err()
-                    .and_then(|e| e.row()),
+                    .and_then(|e| e.column_error().map(|e| e.row())),
                 cesu8
             );
             assert_eq!(
                 major::validate_as::<Mutf8>(array)
                     .err()
-                    .and_then(|e| e.row()),
+                    .and_then(|e| e.column_error().map(|e| e.row())),
                 mutf8
             );
             let valid: Vec<bool> = major::is_valid_utf8_as::<Cesu8>(array)

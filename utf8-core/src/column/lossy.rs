@@ -1,6 +1,10 @@
 //! Repair: each invalid row's maximal invalid subparts replaced by U+FFFD,
 //! as `String::from_utf8_lossy` does per row, with the valid rows left as
 //! they are and nothing copied when every row is valid.
+//!
+//! Null rows are repaired too: a repaired column is string data, whose
+//! every slot Arrow's `validate_full` holds to UTF-8, null or not (and
+//! utf8-arrow's lossy conversions hand it on as such).
 
 use alloc::vec::Vec;
 
@@ -28,10 +32,10 @@ fn repair_into<R: Ruleset>(row: &[u8], out: &mut Vec<u8>) {
 /// An offsets column after [`Offsets::lossy`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LossyOffsets<O> {
-    /// Every row was valid (or null): use the column as it is.
+    /// Every row was valid, null rows too: use the column as it is.
     Unchanged,
-    /// The column with its invalid rows repaired: new offsets (from 0) over
-    /// new values. Null rows keep their bytes.
+    /// The column with its invalid rows repaired, null rows too: new
+    /// offsets (from 0) over new values.
     Repaired {
         /// One more than the rows.
         offsets: Vec<O>,
@@ -41,8 +45,8 @@ pub enum LossyOffsets<O> {
 }
 
 impl<'a, O: Offset> Offsets<'a, O> {
-    /// The column with each invalid row repaired, copying only when a row
-    /// is invalid. The error is [`Layout::OffsetOutOfRange`] at the row
+    /// The column with each invalid row repaired, null or not, copying only
+    /// when a row is invalid. The error is [`Layout::OffsetOutOfRange`] at the row
     /// whose end no longer fits in `O` once replacement characters have
     /// made the values longer.
     ///
@@ -56,6 +60,11 @@ impl<'a, O: Offset> Offsets<'a, O> {
     /// # Ok::<(), utf8_core::column::ColumnError>(())
     /// ```
     pub fn lossy<R: Ruleset>(&self) -> Result<LossyOffsets<O>, ColumnError> {
+        self.without_nulls().lossy_rows::<R>()
+    }
+
+    /// [`lossy`](Self::lossy) of a column without a null bitmap.
+    fn lossy_rows<R: Ruleset>(&self) -> Result<LossyOffsets<O>, ColumnError> {
         let Some((first_invalid, _)) = self.invalid_rows::<R>().next() else {
             return Ok(LossyOffsets::Unchanged);
         };
@@ -146,9 +155,9 @@ const REPAIR_BATCH_ROWS: usize = 1024;
 /// A views column after [`Views::lossy`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LossyViews {
-    /// Every row was valid (or null): use the column as it is.
+    /// Every row was valid, null rows too: use the column as it is.
     Unchanged,
-    /// The column with its invalid rows repaired.
+    /// The column with its invalid rows repaired, null rows too.
     Repaired {
         /// The views: the valid rows' as they were; a repaired row's inline
         /// when it fits in 12 bytes, else naming data buffer
@@ -161,12 +170,13 @@ pub enum LossyViews {
 }
 
 impl<B: AsRef<[u8]>> Views<'_, B> {
-    /// The column with each invalid row repaired, copying the views only
-    /// when a row is invalid and never the data buffers. The error is
+    /// The column with each invalid row repaired, null or not, copying the
+    /// views only when a row is invalid and never the data buffers. The error is
     /// [`Layout::ViewRange`] when the new buffer would pass 4 GiB, which a
     /// view's offset cannot name.
     pub fn lossy<R: Ruleset>(&self) -> Result<LossyViews, ColumnError> {
-        let mut invalid = self.invalid_rows::<R>().map(|(row, _)| row).peekable();
+        let every_row = self.without_nulls();
+        let mut invalid = every_row.invalid_rows::<R>().map(|(row, _)| row).peekable();
         if invalid.peek().is_none() {
             return Ok(LossyViews::Unchanged);
         }

@@ -158,6 +158,15 @@ impl<'a, O: Offset> Offsets<'a, O> {
         })
     }
 
+    /// The column without its null bitmap: every row is checked.
+    #[cfg(feature = "alloc")]
+    pub(super) fn without_nulls(&self) -> Offsets<'a, O> {
+        Offsets {
+            nulls: None,
+            ..*self
+        }
+    }
+
     /// The offsets.
     pub fn offsets(&self) -> &'a [O] {
         self.offsets

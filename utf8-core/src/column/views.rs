@@ -151,6 +151,18 @@ impl<'a, B: AsRef<[u8]>> Views<'a, B> {
         })
     }
 
+    /// The column without its null bitmap: every row is checked.
+    #[cfg(feature = "alloc")]
+    pub(super) fn without_nulls(&self) -> Views<'a, B> {
+        Views {
+            views: self.views,
+            #[cfg(target_endian = "little")]
+            view_bytes: self.view_bytes,
+            buffers: self.buffers,
+            nulls: None,
+        }
+    }
+
     /// The views.
     pub fn views(&self) -> &'a [u128] {
         self.views

@@ -11,8 +11,8 @@ use datafusion::logical_expr::{
 use datafusion::arrow::array::{Array, Int64Array};
 use datafusion::arrow::buffer::{BooleanBuffer, Buffer, NullBuffer, ScalarBuffer};
 use utf8_arrow::arrow59::Utf8ArrowError;
+use utf8_core::Ruleset;
 use utf8_core::named::{RulesetName, WithRuleset};
-use utf8_core::{Ruleset, Utf8Error};
 
 use crate::args::{self, Arity};
 use crate::ruleset;
@@ -101,7 +101,7 @@ fn error_offsets(array: &dyn Array, ruleset: RulesetName) -> Result<Int64Array> 
     struct InvalidRows<'a>(&'a dyn Array);
 
     impl WithRuleset for InvalidRows<'_> {
-        type Output = std::result::Result<Vec<(usize, Utf8Error)>, Utf8ArrowError>;
+        type Output = std::result::Result<utf8_arrow::arrow59::InvalidRows, Utf8ArrowError>;
         fn call<R: Ruleset>(self) -> Self::Output {
             utf8_arrow::arrow59::invalid_rows_as::<R>(self.0)
         }
@@ -110,7 +110,7 @@ fn error_offsets(array: &dyn Array, ruleset: RulesetName) -> Result<Int64Array> 
     let invalid = ruleset
         .with(InvalidRows(array))
         .map_err(args::arrow_error)?;
-    if invalid.is_empty() {
+    if invalid.len() == 0 {
         return Ok(Int64Array::new_null(array.len()));
     }
     let mut offsets = vec![0i64; array.len()];
