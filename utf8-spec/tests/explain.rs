@@ -67,7 +67,8 @@ fn json_has_exactly_the_documented_keys_and_the_tables() {
                 "shift",
                 "start",
                 "states",
-                "transitions"
+                "transitions",
+                "vector"
             ]
         );
         let shift = utf8_spec::shift::ShiftDfa::new(&tables).expect("a shift DFA");

@@ -6,22 +6,28 @@ use super::names::state_names;
 use crate::Tables;
 
 mod shift;
+mod vector;
 
 use shift::{Shift, TOO_MANY_STATES};
 
 /// The language [`emit`] writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Emit {
-    /// `const` items and a `const fn accepts`, and `shift_accepts`.
+    /// `const` items and a `const fn accepts`, `shift_accepts`, and
+    /// `vector_check`.
     Rust,
     /// `static const` arrays and an `accepts` function, C99; and on the
     /// shift DFA, `utf8_validate` and `utf8_stream`.
     C,
     /// One object with the keys `states`, `classes`, `start`, `accepting`,
-    /// `byte_classes`, `transitions` and `shift` (`null` where the tables
+    /// `byte_classes`, `transitions`, `shift` (`null` where the tables
     /// have too many states for a shift DFA; else its `row_bits`,
     /// `field_bits`, `start`, `dead` and `accepting` offsets, and its 256
-    /// `rows` as hexadecimal strings, which JSON's numbers cannot hold).
+    /// `rows` as hexadecimal strings, which JSON's numbers cannot hold) and
+    /// `vector` (the vectorised check's `sets` of nibble tables,
+    /// `error_mask`, `must_continue`, `incomplete`, `boundary`,
+    /// `ascii_skip_from`, `max_lag`, `proof_states` and `pairing`; or
+    /// `declined`, the reason there is none).
     Json,
 }
 
@@ -35,27 +41,33 @@ pub enum Emit {
 /// where it fits a 128-bit row: its rows and constants, a `shift_accepts` in
 /// Rust, and in C a validator that says what Rust's `Utf8Error` says
 /// (`utf8_validate`) and a form that validates in pieces (`utf8_stream`).
+///
+/// Last, the vectorised check's tables ([`SimdTables`](crate::simd::SimdTables)),
+/// where the derivation proves them exact, with what the proof found and the
+/// check they make written a byte at a time (`vector_check` in Rust,
+/// `utf8_vec_check` in C), or the reason the ruleset has none.
 pub fn emit(tables: &Tables, language: Emit) -> String {
     let shift = Shift::new(tables);
+    let vector = vector::new(tables);
     match language {
         Emit::Rust => {
             let text = shift
                 .as_ref()
                 .map_or_else(|| format!("\n// {TOO_MANY_STATES}.\n"), shift::rust);
-            rust(tables) + &text
+            rust(tables) + &text + &vector::rust(&vector)
         }
         Emit::C => {
             let text = shift.as_ref().map_or_else(
                 || format!("\n/* {TOO_MANY_STATES}. */\n"),
                 |dfa| format!("\n{}", shift::c(dfa)),
             );
-            c(tables) + &text
+            c(tables) + &text + &vector::c(&vector)
         }
         Emit::Json => {
             let text = shift
                 .as_ref()
                 .map_or_else(|| "  \"shift\": null".to_owned(), shift::json);
-            json(tables, &text)
+            json(tables, &format!("{text},\n{}", vector::json(&vector)))
         }
     }
 }
@@ -203,7 +215,8 @@ fn c(tables: &Tables) -> String {
     out
 }
 
-/// The tables as JSON, `shift` the last key and its value.
+/// The tables as JSON, `shift` and `vector` the last keys, given with
+/// their values.
 fn json(tables: &Tables, shift: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{{");
