@@ -304,45 +304,51 @@ fn the_emitted_c_validator_agrees_with_the_tables_under_the_sanitizers() {
     }
 }
 
+/// `emitted` (Rust), with a `main` that asserts `assertion` (an expression
+/// of `input`) on a compiled-in sample of the inputs, compiled by rustc and
+/// run.
+fn run_rust(name: &str, emitted: &str, assertion: &str) {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let dir = scratch(&format!("{name}-rust"));
+    let literals: Vec<String> = inputs()
+        .iter()
+        // A compiled-in sample, which rustc takes seconds over: the
+        // prefixes of the mixed text and the first random inputs (the
+        // corpus files before them are longer).
+        .filter(|input| input.len() <= 300)
+        .take(301 + 200)
+        .map(|input| format!("&b\"{}\"[..]", input.escape_ascii()))
+        .collect();
+    let program = format!(
+        "#![deny(warnings)]\n#![allow(dead_code)]\n{emitted}\n\
+         fn main() {{\n    \
+             for input in [{}] {{\n        \
+                 assert!({assertion}, \"{{input:?}}\");\n    \
+             }}\n\
+         }}\n",
+        literals.join(", ")
+    );
+    let source = dir.join("main.rs");
+    std::fs::write(&source, program).expect("the program");
+    let binary = dir.join("check");
+    run_ok(
+        Command::new(&rustc)
+            .args(["--edition", "2021", "-o"])
+            .arg(&binary)
+            .arg(&source),
+        &format!("rustc on the {name} tables"),
+    );
+    run_ok(
+        &mut Command::new(&binary),
+        &format!("the {name} Rust check"),
+    );
+}
+
 #[test]
 fn the_emitted_rust_shift_accepts_agrees_with_its_accepts() {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
-    let inputs = inputs();
     for (name, derivation) in grammars() {
-        let dir = scratch(&format!("{name}-rust"));
-        let literals: Vec<String> = inputs
-            .iter()
-            // A compiled-in sample, which rustc takes seconds over: the
-            // prefixes of the mixed text and the first random inputs (the
-            // corpus files before them are longer).
-            .filter(|input| input.len() <= 300)
-            .take(301 + 200)
-            .map(|input| format!("&b\"{}\"[..]", input.escape_ascii()))
-            .collect();
-        let program = format!(
-            "#![deny(warnings)]\n#![allow(dead_code)]\n{}\n\
-             fn main() {{\n    \
-                 for input in [{}] {{\n        \
-                     assert_eq!(shift_accepts(input), accepts(input), \"{{input:?}}\");\n    \
-                 }}\n\
-             }}\n",
-            emit(derivation.tables(), Emit::Rust),
-            literals.join(", ")
-        );
-        let source = dir.join("main.rs");
-        std::fs::write(&source, program).expect("the program");
-        let binary = dir.join("check");
-        run_ok(
-            Command::new(&rustc)
-                .args(["--edition", "2021", "-o"])
-                .arg(&binary)
-                .arg(&source),
-            &format!("rustc on the {name} tables"),
-        );
-        run_ok(
-            &mut Command::new(&binary),
-            &format!("the {name} Rust check"),
-        );
+        let emitted = emit(derivation.tables(), Emit::Rust);
+        run_rust(&name, &emitted, "shift_accepts(input) == accepts(input)");
     }
 }
 
@@ -405,8 +411,6 @@ fn the_emitted_vector_tables_check_what_the_class_tables_accept_under_the_saniti
 
 #[test]
 fn the_emitted_rust_vector_check_agrees_with_its_accepts() {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
-    let inputs = inputs();
     // The rulesets of one table set and of two, with a pairing term and
     // without.
     for name in ["rfc3629", "legacy31", "cesu8", "wtf8"] {
@@ -416,36 +420,11 @@ fn the_emitted_rust_vector_check_agrees_with_its_accepts() {
             .expect("a built-in")
             .derive()
             .expect("it derives");
-        let dir = scratch(&format!("{name}-vector-rust"));
-        let literals: Vec<String> = inputs
-            .iter()
-            .filter(|input| input.len() <= 300)
-            .take(301 + 200)
-            .map(|input| format!("&b\"{}\"[..]", input.escape_ascii()))
-            .collect();
-        let program = format!(
-            "#![deny(warnings)]\n#![allow(dead_code)]\n{}\n\
-             fn main() {{\n    \
-                 for input in [{}] {{\n        \
-                     assert_eq!(vector_check(input), accepts(input), \"{{input:?}}\");\n    \
-                 }}\n\
-             }}\n",
-            emit(derivation.tables(), Emit::Rust),
-            literals.join(", ")
-        );
-        let source = dir.join("main.rs");
-        std::fs::write(&source, program).expect("the program");
-        let binary = dir.join("check");
-        run_ok(
-            Command::new(&rustc)
-                .args(["--edition", "2021", "-o"])
-                .arg(&binary)
-                .arg(&source),
-            &format!("rustc on the {name} vector tables"),
-        );
-        run_ok(
-            &mut Command::new(&binary),
-            &format!("the {name} Rust vector check"),
+        let emitted = emit(derivation.tables(), Emit::Rust);
+        run_rust(
+            &format!("{name}-vector"),
+            &emitted,
+            "vector_check(input) == accepts(input)",
         );
     }
 }

@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use super::super::stage::json::string as json_string;
 use crate::Tables;
 use crate::simd::{CONTINUATION_BIT, Declined, PairRule, SimdTables};
 
@@ -440,22 +441,5 @@ pub(super) fn json(vector: &Vector) -> String {
         _ => "null".to_owned(),
     };
     let _ = write!(out, "    \"pairing\": {pairing}\n  }}");
-    out
-}
-
-/// `text` as a JSON string.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }

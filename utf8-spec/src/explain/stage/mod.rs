@@ -10,7 +10,7 @@
 
 mod dot;
 mod graph;
-mod json;
+pub(super) mod json;
 mod mermaid;
 mod svg;
 mod text;
