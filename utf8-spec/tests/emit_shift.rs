@@ -138,9 +138,8 @@ fn inputs() -> Vec<Vec<u8>> {
 
 /// Reads records (a 4-byte little-endian length, then the bytes) from
 /// standard input; each is copied into an allocation of its own size, so
-/// that a read past it is ASan's report, and answered with a line:
-/// `valid_up_to error_len stream_accepts stream_dead`, the stream in three
-/// pieces.
+/// that a read past it is ASan's report, and answered by `answer`, C
+/// statements that see it as `input` and `n` ([`run_c`]).
 const HARNESS: &str = r#"
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +152,16 @@ int main(void) {
                    (size_t)header[3] << 24;
         uint8_t *input = malloc(n ? n : 1);
         if (!input || fread(input, 1, n, stdin) != n) return 2;
+        ANSWER
+        free(input);
+    }
+    return 0;
+}
+"#;
+
+/// The shift DFA's validator: `valid_up_to error_len stream_accepts
+/// stream_dead`, the stream in three pieces.
+const VALIDATE: &str = r#"
         struct utf8_result result;
         bool valid = utf8_validate(input, n, &result);
         if (valid != (result.error_len == 0)) return 3;
@@ -162,35 +171,18 @@ int main(void) {
         state = utf8_stream(state, input + 2 * (n / 3), n - 2 * (n / 3));
         printf("%zu %d %d %d\n", result.valid_up_to, result.error_len,
                (int)utf8_state_accepts(state), (int)utf8_state_dead(state));
-        free(input);
-    }
-    return 0;
-}
 "#;
 
-/// As `HARNESS`, each record answered with `check ends_inside`: the
-/// emitted vector tables' check a byte at a time, and their end test.
-const VECTOR_HARNESS: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-
-int main(void) {
-    unsigned char header[4];
-    while (fread(header, 1, 4, stdin) == 4) {
-        size_t n = (size_t)header[0] | (size_t)header[1] << 8 | (size_t)header[2] << 16 |
-                   (size_t)header[3] << 24;
-        uint8_t *input = malloc(n ? n : 1);
-        if (!input || fread(input, 1, n, stdin) != n) return 2;
+/// The vector tables' check a byte at a time, and their end test:
+/// `check ends_inside`.
+const VECTOR_CHECK: &str = r#"
         printf("%d %d\n", (int)utf8_vec_check(input, n), (int)utf8_vec_ends_inside(input, n));
-        free(input);
-    }
-    return 0;
-}
 "#;
 
-/// `harness` appended to the emitted C of `tables`, compiled under the
-/// sanitizers and fed every input in an allocation of its own: its lines.
-fn run_c(name: &str, tables: &Tables, harness: &str, inputs: &[Vec<u8>]) -> Vec<String> {
+/// [`HARNESS`] with `answer` appended to the emitted C of `tables`,
+/// compiled under the sanitizers and fed every input in an allocation of
+/// its own: its lines.
+fn run_c(name: &str, tables: &Tables, answer: &str, inputs: &[Vec<u8>]) -> Vec<String> {
     let mut records = Vec::new();
     for input in inputs {
         records.extend_from_slice(&(input.len() as u32).to_le_bytes());
@@ -198,7 +190,8 @@ fn run_c(name: &str, tables: &Tables, harness: &str, inputs: &[Vec<u8>]) -> Vec<
     }
     let dir = scratch(name);
     let source = dir.join("validate.c");
-    std::fs::write(&source, emit(tables, Emit::C) + harness).expect("the program");
+    let program = emit(tables, Emit::C) + &HARNESS.replace("ANSWER", answer.trim());
+    std::fs::write(&source, program).expect("the program");
     let binary = dir.join("validate");
     run_ok(
         Command::new("gcc")
@@ -252,7 +245,7 @@ fn the_emitted_c_validator_agrees_with_the_tables_under_the_sanitizers() {
     let inputs = inputs();
     for (name, derivation) in grammars() {
         let tables = derivation.tables();
-        let answers = run_c(&name, tables, HARNESS, &inputs);
+        let answers = run_c(&name, tables, VALIDATE, &inputs);
         for (input, answer) in inputs.iter().zip(answers) {
             let (valid_up_to, error_len) = reference(tables, input);
             let state = tables.run(input);
@@ -343,7 +336,7 @@ fn the_emitted_vector_tables_check_what_the_class_tables_accept_under_the_saniti
         if SimdTables::new(tables).is_err() {
             continue;
         }
-        let answers = run_c(&format!("{name}-vector"), tables, VECTOR_HARNESS, &inputs);
+        let answers = run_c(&format!("{name}-vector"), tables, VECTOR_CHECK, &inputs);
         for (input, answer) in inputs.iter().zip(answers) {
             let state = tables.run(input);
             let accepts = tables.accepting()[usize::from(state)];
