@@ -106,6 +106,13 @@ pub(super) fn rust(vector: &Vector) -> String {
     for line in preamble(simd) {
         let _ = writeln!(out, "// {line}");
     }
+    rust_constants(simd, &mut out);
+    rust_check(simd, &mut out);
+    out
+}
+
+/// The tables as `const` items.
+fn rust_constants(simd: &SimdTables, out: &mut String) {
     let sets = simd.sets().len();
     let _ = writeln!(out, "/// How many table sets the check has.");
     let _ = writeln!(out, "pub const VECTOR_SETS: usize = {sets};");
@@ -174,6 +181,10 @@ pub(super) fn rust(vector: &Vector) -> String {
         "/// The most bytes after the byte on which the DFA dies that an error is reported."
     );
     let _ = writeln!(out, "pub const VECTOR_MAX_LAG: usize = {};", simd.max_lag());
+}
+
+/// The pairing term's constant, if any, and the check a byte at a time.
+fn rust_check(simd: &SimdTables, out: &mut String) {
     let (before, after) = frame(simd);
     let pairing = match (simd.pairing(), simd.marker_bits()) {
         (Some(p), Some([(lead_set, lead_bit), (trail_set, trail_bit)])) => {
@@ -235,7 +246,6 @@ pub(super) fn rust(vector: &Vector) -> String {
                  .any(|k| bytes.len() >= k && bytes[bytes.len() - k] >= VECTOR_INCOMPLETE[k - 1])\n\
          }}"
     );
-    out
 }
 
 pub(super) fn c(vector: &Vector) -> String {
@@ -249,6 +259,13 @@ pub(super) fn c(vector: &Vector) -> String {
     let mut out = String::from("\n/* ");
     out.push_str(&preamble(simd).join("\n   "));
     out.push_str(" */\n");
+    c_constants(simd, &mut out);
+    c_check(simd, &mut out);
+    out
+}
+
+/// The tables as an `enum` of constants and `static const` arrays.
+fn c_constants(simd: &SimdTables, out: &mut String) {
     let sets = simd.sets().len();
     let (before, after) = frame(simd);
     let _ = writeln!(
@@ -301,6 +318,10 @@ pub(super) fn c(vector: &Vector) -> String {
             );
         }
     }
+}
+
+/// The check a byte at a time, and the end test.
+fn c_check(simd: &SimdTables, out: &mut String) {
     let must = if simd.must_continue().is_empty() {
         String::new()
     } else {
@@ -368,7 +389,6 @@ pub(super) fn c(vector: &Vector) -> String {
              }}"
         );
     }
-    out
 }
 
 /// The `vector` key's value.
