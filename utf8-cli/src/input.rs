@@ -72,7 +72,7 @@ impl Source {
     pub fn open(&self) -> Result<Input, String> {
         match self {
             Source::Stdin => Ok(Input {
-                name: self.name(),
+                source: self.clone(),
                 reader: Reader::Stdin(std::io::stdin()),
                 at_open: None,
                 has_blocks: false,
@@ -87,7 +87,7 @@ impl Source {
                     return Err(format!("cannot read {}: it is a directory", path.display()));
                 }
                 Ok(Input {
-                    name: self.name(),
+                    source: self.clone(),
                     at_open: metadata.is_file().then(|| Snapshot::of(&metadata)),
                     has_blocks: has_blocks(&metadata),
                     reader: Reader::File(file),
@@ -99,9 +99,25 @@ impl Source {
     }
 }
 
+impl Input {
+    /// A regular file read whole, in one read, ahead of its turn: its
+    /// bytes are the file as it was at that read, and no longer change.
+    pub fn read_ahead(path: &Path, bytes: Vec<u8>) -> Input {
+        Input {
+            source: Source::File(path.to_owned()),
+            reader: Reader::Read(std::io::Cursor::new(bytes)),
+            at_open: None,
+            has_blocks: false,
+            read: 0,
+            map_at_least: None,
+        }
+    }
+}
+
 /// An open input.
 pub struct Input {
-    name: String,
+    /// What the input is, to name it in a message.
+    source: Source,
     reader: Reader,
     /// A regular file's size and modification time when it was opened.
     at_open: Option<Snapshot>,
@@ -117,6 +133,8 @@ pub struct Input {
 enum Reader {
     Stdin(std::io::Stdin),
     File(File),
+    /// A file read whole ahead of its turn ([`crate::read_ahead`]).
+    Read(std::io::Cursor<Vec<u8>>),
 }
 
 /// What tells that a regular file changed.
@@ -202,6 +220,10 @@ impl Input {
     pub fn has_parquet_magic(&self) -> bool {
         use std::os::unix::fs::FileExt;
         const MAGIC: &[u8; 4] = b"PAR1";
+        if let Reader::Read(read) = &self.reader {
+            let bytes = read.get_ref();
+            return bytes.len() >= 12 && bytes.starts_with(MAGIC) && bytes.ends_with(MAGIC);
+        }
         let (Reader::File(file), Some(at_open)) = (&self.reader, self.at_open) else {
             return false;
         };
@@ -222,6 +244,7 @@ impl Input {
         match &mut self.reader {
             Reader::Stdin(stdin) => stdin.read(buffer),
             Reader::File(file) => file.read(buffer),
+            Reader::Read(read) => read.read(buffer),
         }
     }
 
@@ -232,10 +255,15 @@ impl Input {
         };
         let now = file
             .metadata()
-            .map_err(|e| format!("cannot read {}: {e}", self.name))?;
+            .map_err(|e| format!("cannot read {}: {e}", self.source.name()))?;
         at_open
             .unchanged(self.read, Snapshot::of(&now))
-            .map_err(|detail| format!("{} changed while it was read ({detail})", self.name))
+            .map_err(|detail| {
+                format!(
+                    "{} changed while it was read ({detail})",
+                    self.source.name()
+                )
+            })
     }
 }
 
@@ -313,7 +341,7 @@ impl Input {
         let mut summary = Summary::identity();
         for chunk in chunks {
             let (chunk_filled, full, chunk_summary) =
-                chunk.map_err(|e| format!("cannot read {}: {e}", self.name))?;
+                chunk.map_err(|e| format!("cannot read {}: {e}", self.source.name()))?;
             filled += chunk_filled;
             summary = summary.then(&chunk_summary);
             if !full {
@@ -381,7 +409,7 @@ impl Fill for Input {
             // would most often tell, a lost page always does.
             return Err(format!(
                 "{} changed while it was read (pages of its map were truncated away)",
-                self.name
+                self.source.name()
             ));
         }
         Ok(())
@@ -401,7 +429,9 @@ impl Fill for Input {
                 Err(e) => {
                     return Err(match self.reader {
                         Reader::Stdin(_) => format!("cannot read standard input: {e}"),
-                        Reader::File(_) => format!("cannot read {}: {e}", self.name),
+                        Reader::File(_) | Reader::Read(_) => {
+                            format!("cannot read {}: {e}", self.source.name())
+                        }
                     });
                 }
             }

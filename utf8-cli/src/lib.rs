@@ -30,6 +30,7 @@ mod input;
 mod mapped;
 mod name;
 mod progress;
+mod read_ahead;
 mod rulesets;
 #[cfg(test)]
 mod samples;

@@ -42,6 +42,9 @@ pub enum Entry {
         /// Whether the path was found under a directory rather than named:
         /// a binary file found so is skipped, unless `--binary`.
         skip_binary: bool,
+        /// Whether the path was found under a directory, and so was a
+        /// regular file when the walk found it.
+        walked: bool,
     },
     /// A one-line message: a directory without `-r`, or a part of a tree
     /// that cannot be read.
@@ -50,58 +53,58 @@ pub enum Entry {
 
 /// The paths that the arguments stand for, in order; each directory's files
 /// in the order of their paths, so that reports come out the same on every
-/// run and every file system.
-pub fn entries(paths: &[PathBuf], args: &WalkArgs) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    for path in paths {
-        let source = Source::from_arg(path);
-        match &source {
-            Source::File(path) if path.is_dir() => {
-                if args.recursive {
-                    walk(path, args, &mut entries);
-                } else {
-                    entries.push(Entry::Unreadable(format!(
-                        "cannot read {}: it is a directory (use -r to check the files under it)",
-                        path.display()
-                    )));
+/// run and every file system. A directory is walked as the entries are
+/// taken, so that its first files can be checked while the walk goes on.
+pub fn entries<'a>(paths: &'a [PathBuf], args: &'a WalkArgs) -> impl Iterator<Item = Entry> + 'a {
+    paths
+        .iter()
+        .flat_map(move |path| -> Box<dyn Iterator<Item = Entry>> {
+            let source = Source::from_arg(path);
+            match &source {
+                Source::File(path) if path.is_dir() => {
+                    if args.recursive {
+                        Box::new(walk(path, args))
+                    } else {
+                        Box::new(std::iter::once(Entry::Unreadable(format!(
+                            "cannot read {}: it is a directory (use -r to check the files under it)",
+                            path.display()
+                        ))))
+                    }
                 }
+                _ => Box::new(std::iter::once(Entry::Input {
+                    source,
+                    skip_binary: false,
+                    walked: false,
+                })),
             }
-            _ => entries.push(Entry::Input {
-                source,
-                skip_binary: false,
-            }),
-        }
-    }
-    entries
+        })
 }
 
-fn walk(directory: &Path, args: &WalkArgs, entries: &mut Vec<Entry>) {
+fn walk(directory: &Path, args: &WalkArgs) -> impl Iterator<Item = Entry> + use<> {
     let mut builder = WalkBuilder::new(directory);
     builder
         .standard_filters(!args.no_ignore)
         .hidden(!args.hidden)
-        .sort_by_file_path(Ord::cmp);
-    for found in builder.build() {
-        match found {
-            // Symbolic links are not followed, as ripgrep does not without -L:
-            // their targets are checked where they are found, if at all.
-            Ok(found) if found.file_type().is_some_and(|t| t.is_file()) => {
-                entries.push(Entry::Input {
-                    source: Source::File(found.into_path()),
-                    skip_binary: !args.binary,
-                });
-            }
-            Ok(_) => {}
-            Err(e) => entries.push(Entry::Unreadable(format!("cannot read {e}"))),
-        }
-    }
+        .sort_by_file_name(Ord::cmp);
+    let skip_binary = !args.binary;
+    builder.build().filter_map(move |found| match found {
+        // Symbolic links are not followed, as ripgrep does not without -L:
+        // their targets are checked where they are found, if at all.
+        Ok(found) if found.file_type().is_some_and(|t| t.is_file()) => Some(Entry::Input {
+            source: Source::File(found.into_path()),
+            skip_binary,
+            walked: true,
+        }),
+        Ok(_) => None,
+        Err(e) => Some(Entry::Unreadable(format!("cannot read {e}"))),
+    })
 }
 
 /// How much of a file's start is looked at for a NUL byte: git's rule (it
 /// looks at 8000 bytes), and grep's and ripgrep's in spirit. A NUL is valid
 /// UTF-8, but text files do not hold one, and a tree holds binary files
 /// (images, archives, object files) that are not meant as text at all.
-const BINARY_PROBE: usize = 8 << 10;
+pub const BINARY_PROBE: usize = 8 << 10;
 
 /// An input that reads as empty if it is binary: a NUL byte in its first
 /// [`BINARY_PROBE`] bytes. It is read in the same single pass as the check:

@@ -6,6 +6,7 @@ mod report;
 mod text;
 
 use std::io::{BufWriter, IsTerminal as _};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,10 +17,11 @@ use crate::failure::Failure;
 use crate::input::{Input, MAP_AT_LEAST, Source};
 use crate::name::Name;
 use crate::progress::Progress;
+use crate::read_ahead::{self, Ahead, ToRead};
 use crate::rulesets::{RulesetArg, WithRuleset, with_ruleset};
 use crate::stream::{Buffer, Halt};
 use crate::walk::{self, Entry, SkipBinary};
-use parquet::{ParquetMode, Wanted, check_parquet};
+use parquet::{ParquetMode, Wanted, check_parquet, is_parquet_by_name};
 use report::{Report, Stop};
 use text::{check_input, first_error};
 
@@ -153,68 +155,89 @@ impl Tally {
     }
 }
 
+/// Runs on a thread of the pool: where it waits for the files read ahead
+/// ([`read_ahead`]), it reads some of them itself, where a thread of its
+/// own beside the pool's would share the cores with them.
 fn check_inputs<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
-    let entries = walk::entries(&args.paths, &args.walk);
-    let sources = entries.iter().filter_map(|entry| match entry {
-        Entry::Input { source, .. } => Some(source),
-        Entry::Unreadable(_) => None,
-    });
-    // A size each input, for the progress line's total: none is drawn
-    // where standard error is not a terminal, so none is looked up.
-    let total_bytes = if std::io::stderr().is_terminal() {
-        known_total(sources.clone())
-    } else {
-        None
-    };
+    rayon::scope(|_| check_inputs_in_pool::<R>(args))
+}
+
+fn check_inputs_in_pool<R: Ruleset>(args: &Args) -> Result<ExitCode, Failure> {
+    let (entries, progress) = entries_and_progress(args);
     let mut report = Report {
         format: args.format,
         ruleset: &args.ruleset.ruleset,
         explainer: None,
         out: BufWriter::new(std::io::stdout().lock()),
-        progress: Progress::new(sources.count(), total_bytes),
+        progress,
     };
     let mut buffer = Buffer::for_inputs();
     let mut tally = Tally::default();
-    for entry in &entries {
-        let (source, skip_binary) = match entry {
-            Entry::Input {
+    let stopped = read_ahead::in_windows(
+        entries,
+        |entry| to_read_ahead(entry, args.parquet),
+        |bytes| R::validate(bytes).is_ok(),
+        |entry, ahead| {
+            let (source, skip_binary) = match entry {
+                Entry::Input {
+                    source,
+                    skip_binary,
+                    ..
+                } => (source, *skip_binary),
+                Entry::Unreadable(message) => {
+                    report.note(message);
+                    tally.unreadable = true;
+                    return ControlFlow::Continue(());
+                }
+            };
+            let turn = Turn {
                 source,
+                ahead,
                 skip_binary,
-            } => (source, *skip_binary),
-            Entry::Unreadable(message) => {
-                report.note(message);
-                tally.unreadable = true;
-                continue;
+            };
+            let checked = check_source::<R>(turn, args, &mut buffer, &mut report, &mut tally)
+                .and_then(|len| report.file_done(len).map_err(Halt::Sink));
+            match checked {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(Halt::Read(message)) => {
+                    report.note(&message);
+                    tally.unreadable = true;
+                    ControlFlow::Continue(())
+                }
+                // A reader that stopped early (`| head`) has what it wanted, and
+                // no one is left to tell more: stop quietly, as ripgrep does,
+                // with the answer for the inputs checked so far (an error line
+                // that went out means "invalid").
+                Err(Halt::Sink(Stop::ReaderGone)) => ControlFlow::Break(Ok(tally.exit_code())),
+                Err(Halt::Sink(Stop::Failure(failure))) => ControlFlow::Break(Err(failure)),
             }
-        };
-        let checked = check_source::<R>(
-            source,
-            skip_binary,
-            args,
-            &mut buffer,
-            &mut report,
-            &mut tally,
-        )
-        .and_then(|len| report.file_done(len).map_err(Halt::Sink));
-        match checked {
-            Ok(()) => {}
-            Err(Halt::Read(message)) => {
-                report.note(&message);
-                tally.unreadable = true;
-            }
-            // A reader that stopped early (`| head`) has what it wanted, and
-            // no one is left to tell more: stop quietly, as ripgrep does,
-            // with the answer for the inputs checked so far (an error line
-            // that went out means "invalid").
-            Err(Halt::Sink(Stop::ReaderGone)) => return Ok(tally.exit_code()),
-            Err(Halt::Sink(Stop::Failure(failure))) => return Err(failure),
-        }
+        },
+    );
+    if let ControlFlow::Break(stopped) = stopped {
+        return stopped;
     }
     report.progress.clear();
     match report.flush() {
         Ok(()) | Err(Stop::ReaderGone) => Ok(tally.exit_code()),
         Err(Stop::Failure(failure)) => Err(failure),
     }
+}
+
+/// The entries the arguments stand for, and the progress line. The line,
+/// drawn only where standard error is a terminal, counts the inputs and
+/// sums their sizes: only then is the walk finished before the first check.
+fn entries_and_progress(args: &Args) -> (Box<dyn Iterator<Item = Entry> + '_>, Progress) {
+    let entries = walk::entries(&args.paths, &args.walk);
+    if !std::io::stderr().is_terminal() {
+        return (Box::new(entries), Progress::new(0, None));
+    }
+    let entries: Vec<Entry> = entries.collect();
+    let sources = entries.iter().filter_map(|entry| match entry {
+        Entry::Input { source, .. } => Some(source),
+        Entry::Unreadable(_) => None,
+    });
+    let progress = Progress::new(sources.clone().count(), known_total(sources));
+    (Box::new(entries.into_iter()), progress)
 }
 
 /// The inputs' total size, if each input's is known before reading:
@@ -224,22 +247,66 @@ fn known_total<'s>(sources: impl Iterator<Item = &'s Source>) -> Option<u64> {
     sources.map(Source::size_hint).sum()
 }
 
+/// The file of `entry` if it is read ahead ([`read_ahead`]): one the walk
+/// found, unless its name makes it a Parquet file, which is read by the
+/// Parquet reader.
+fn to_read_ahead(entry: &Entry, parquet: ParquetMode) -> Option<ToRead<'_>> {
+    let Entry::Input {
+        source,
+        walked: true,
+        skip_binary,
+    } = entry
+    else {
+        return None;
+    };
+    let Source::File(path) = source else {
+        return None;
+    };
+    let by_name = is_parquet_by_name(source, parquet);
+    (by_name != Some(true)).then_some(ToRead {
+        path,
+        skip_binary: *skip_binary,
+        sniff_parquet: by_name.is_none(),
+    })
+}
+
+/// One input at its turn.
+struct Turn<'e> {
+    source: &'e Source,
+    /// What reading it ahead gave.
+    ahead: Ahead,
+    /// Whether it is skipped if binary.
+    skip_binary: bool,
+}
+
 /// Checks one input and prints what `args` ask for: its errors, or its
 /// path. How many bytes were read.
 fn check_source<R: Ruleset>(
-    source: &Source,
-    skip_binary: bool,
+    Turn {
+        source,
+        ahead,
+        skip_binary,
+    }: Turn<'_>,
     args: &Args,
     buffer: &mut Buffer,
     report: &mut Report<'_, impl std::io::Write>,
     tally: &mut Tally,
 ) -> Result<u64, Halt<Stop>> {
-    let name = Name::of(source);
     let listing = args.listing();
-    let by_name = parquet::is_parquet_by_name(source, args.parquet);
+    if let Ahead::Passed { len, binary } = ahead {
+        if !binary {
+            list(listing, false, source, report)?;
+        }
+        return Ok(len);
+    }
+    let by_name = is_parquet_by_name(source, args.parquet);
     let mut input = match by_name {
         Some(true) => None,
-        _ => Some(source.open().map_err(Halt::Read)?),
+        _ => Some(match ahead {
+            Ahead::Read(input) => input,
+            Ahead::Failed(message) => return Err(Halt::Read(message)),
+            Ahead::AtItsTurn | Ahead::Passed { .. } => source.open().map_err(Halt::Read)?,
+        }),
     };
     if by_name.is_none() && input.as_ref().is_some_and(Input::has_parquet_magic) {
         input = None;
@@ -250,24 +317,24 @@ fn check_source<R: Ruleset>(
             all: args.all,
             strings_only: args.strings_only,
         };
-        let (found, checked) = check_parquet::<R, _>(source, &name, &wanted, report);
+        let (found, checked) = check_parquet::<R, _>(source, &Name::of(source), &wanted, report);
         tally.invalid |= found;
         let len = checked?;
-        return list(listing, found, &name, report).map(|()| len);
+        return list(listing, found, source, report).map(|()| len);
     };
     if !args.no_mmap {
         input = input.mapped_from(MAP_AT_LEAST);
     }
     let mut input = SkipBinary::new(input, skip_binary);
     let (found, checked) = if listing == Listing::Errors {
-        check_input::<R, _>(&name, &mut input, buffer, args.all, report)
+        check_input::<R, _>(&Name::of(source), &mut input, buffer, args.all, report)
     } else {
         first_error::<R>(&mut input, buffer, &mut report.progress)
     };
     tally.invalid |= found;
     let len = checked?;
     if !input.binary {
-        list(listing, found, &name, report)?;
+        list(listing, found, source, report)?;
     }
     Ok(len)
 }
@@ -277,7 +344,7 @@ fn check_source<R: Ruleset>(
 fn list(
     listing: Listing,
     found: bool,
-    name: &Name,
+    source: &Source,
     report: &mut Report<'_, impl std::io::Write>,
 ) -> Result<(), Halt<Stop>> {
     let listed = match listing {
@@ -286,7 +353,7 @@ fn list(
         Listing::Errors | Listing::Nothing => false,
     };
     if listed {
-        report.path(name).map_err(Halt::Sink)?;
+        report.path(&Name::of(source)).map_err(Halt::Sink)?;
     }
     Ok(())
 }
