@@ -217,7 +217,12 @@ fn codec(compression: Compression) -> Codec {
 /// a dictionary of each batch by hashing its values, slower than reading
 /// them as they are. Without statistics, a chunk is read as plain values.
 fn all_dictionary_encoded(chunk: &ColumnChunkMetaData) -> bool {
-    chunk.dictionary_page_offset().is_some()
+    let declared_all_null = chunk
+        .statistics()
+        .and_then(|statistics| statistics.null_count_opt())
+        .is_some_and(|nulls| i64::try_from(nulls).is_ok_and(|nulls| nulls >= chunk.num_values()));
+    !declared_all_null
+        && chunk.dictionary_page_offset().is_some()
         && chunk.page_encoding_stats_mask().is_some_and(|mask| {
             mask.is_only(Encoding::PLAIN_DICTIONARY) || mask.is_only(Encoding::RLE_DICTIONARY)
         })
@@ -380,6 +385,29 @@ mod tests {
         file
     }
 
+    /// A file of one optional string column of `rows` nulls, written with
+    /// a dictionary.
+    fn written_null(rows: usize) -> File {
+        let schema = parse_message_type("message m { OPTIONAL BYTE_ARRAY s (STRING); }").unwrap();
+        let file = tempfile::tempfile().unwrap();
+        let mut writer = SerializedFileWriter::new(
+            file.try_clone().unwrap(),
+            Arc::new(schema),
+            Arc::new(WriterProperties::builder().build()),
+        )
+        .unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&[], Some(&vec![0; rows]), None)
+            .unwrap();
+        column.close().unwrap();
+        group.close().unwrap();
+        writer.close().unwrap();
+        file
+    }
+
     fn read_as(file: File) -> DataType {
         let parquet = ParquetFile::open(file, false).unwrap();
         let batch = parquet.row_group(0).unwrap().next().unwrap().unwrap();
@@ -393,6 +421,15 @@ mod tests {
             read_as(written(&values, 1 << 20)),
             DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Binary))
         );
+    }
+
+    #[test]
+    fn a_column_of_nulls_alone_is_read_as_bytes_not_as_an_empty_dictionary() {
+        let file = written_null(300);
+        let parquet = ParquetFile::open(file.try_clone().unwrap(), false).unwrap();
+        let batch = parquet.row_group(0).unwrap().next().unwrap().unwrap();
+        assert_eq!(batch.column(0).null_count(), 300);
+        assert_eq!(read_as(file), DataType::Binary);
     }
 
     #[test]
