@@ -46,6 +46,9 @@ pub struct Leaf {
 pub struct ParquetFile {
     reader: Positional,
     metadata: ArrowReaderMetadata,
+    /// The reader's view with no leaf read as a dictionary, for a row group
+    /// where a chunk read as one has an empty dictionary.
+    plain: ArrowReaderMetadata,
     projection: ProjectionMask,
     /// The checked leaves, in the order the reader's batches hold them.
     pub leaves: Vec<Leaf>,
@@ -110,10 +113,11 @@ impl ParquetFile {
             bytes_as_binary.file_metadata().schema_descr(),
             leaf_indices.iter().copied(),
         );
-        let metadata = reader_metadata(bytes_as_binary, &dictionary_encoded)?;
+        let (plain, metadata) = reader_metadata(bytes_as_binary, &dictionary_encoded)?;
         Ok(ParquetFile {
             reader,
             metadata,
+            plain,
             projection,
             leaves,
             leaf_indices,
@@ -133,6 +137,7 @@ impl ParquetFile {
     pub fn row_group(&self, group: usize) -> Result<ParquetRecordBatchReader, String> {
         let metadata = self.metadata.metadata().row_group(group);
         let mut chunks = Vec::with_capacity(self.leaves.len());
+        let mut empty_dictionary = false;
         for ((&(start, len), leaf), &index) in self.chunks[group]
             .iter()
             .zip(&self.leaves)
@@ -146,6 +151,7 @@ impl ParquetFile {
                 .and_then(|bytes| {
                     let walked =
                         check_pages(&bytes, codec(chunk.compression()), Some(chunk.num_values()))?;
+                    empty_dictionary |= walked.empty_dictionary;
                     if walked.delta_byte_arrays {
                         let held = RowGroupBytes {
                             file: self.reader.clone(),
@@ -162,7 +168,14 @@ impl ParquetFile {
             file: self.reader.clone(),
             chunks,
         };
-        ParquetRecordBatchReaderBuilder::new_with_metadata(held, self.metadata.clone())
+        // Statistics that said so chose plain values for an all-null
+        // chunk already; this is for a file without them, or that lies.
+        let view = if empty_dictionary {
+            &self.plain
+        } else {
+            &self.metadata
+        };
+        ParquetRecordBatchReaderBuilder::new_with_metadata(held, view.clone())
             .with_row_groups(vec![group])
             .with_projection(self.projection.clone())
             .with_batch_size(BATCH_ROWS)
@@ -291,18 +304,18 @@ fn without_text_annotations(node: TypePtr) -> TypePtr {
     Arc::new(rebuilt.expect("a schema node rebuilt from a valid one"))
 }
 
-/// The Arrow reader's view of the unannotated file: byte array leaves as
-/// `Binary`, and the dictionary-encoded ones as dictionaries of `Binary`
-/// where the reader takes that.
+/// The Arrow reader's views of the unannotated file: byte array leaves as
+/// `Binary`, and beside it the dictionary-encoded ones as dictionaries of
+/// `Binary` where the reader takes that.
 fn reader_metadata(
     metadata: Arc<ParquetMetaData>,
     dictionary_encoded: &[bool],
-) -> Result<ArrowReaderMetadata, String> {
+) -> Result<(ArrowReaderMetadata, ArrowReaderMetadata), String> {
     let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
     let plain = ArrowReaderMetadata::try_new(Arc::clone(&metadata), options.clone())
         .map_err(|e| e.to_string())?;
     if !dictionary_encoded.contains(&true) {
-        return Ok(plain);
+        return Ok((plain.clone(), plain));
     }
     let mut leaf = 0;
     let fields: Fields = plain
@@ -314,10 +327,9 @@ fn reader_metadata(
     let hinted = Schema::new_with_metadata(fields, plain.schema().metadata().clone());
     // A reader that turns the hint down is left with plain `Binary` leaves:
     // the same rows checked, each dictionary entry at every use.
-    Ok(
-        ArrowReaderMetadata::try_new(metadata, options.with_schema(Arc::new(hinted)))
-            .unwrap_or(plain),
-    )
+    let hinted = ArrowReaderMetadata::try_new(metadata, options.with_schema(Arc::new(hinted)))
+        .unwrap_or_else(|_| plain.clone());
+    Ok((plain, hinted))
 }
 
 /// `field` with each byte array leaf that `dictionary_encoded` marks read
@@ -352,7 +364,7 @@ fn with_dictionaries(
 mod tests {
     use super::*;
     use parquet::data_type::{ByteArray, ByteArrayType};
-    use parquet::file::properties::WriterProperties;
+    use parquet::file::properties::{EnabledStatistics, WriterProperties};
     use parquet::file::writer::SerializedFileWriter;
     use parquet::schema::parser::parse_message_type;
 
@@ -386,14 +398,22 @@ mod tests {
     }
 
     /// A file of one optional string column of `rows` nulls, written with
-    /// a dictionary.
-    fn written_null(rows: usize) -> File {
+    /// a dictionary, and with statistics if `statistics`.
+    fn written_null(rows: usize, statistics: bool) -> File {
         let schema = parse_message_type("message m { OPTIONAL BYTE_ARRAY s (STRING); }").unwrap();
         let file = tempfile::tempfile().unwrap();
         let mut writer = SerializedFileWriter::new(
             file.try_clone().unwrap(),
             Arc::new(schema),
-            Arc::new(WriterProperties::builder().build()),
+            Arc::new(
+                WriterProperties::builder()
+                    .set_statistics_enabled(if statistics {
+                        EnabledStatistics::Chunk
+                    } else {
+                        EnabledStatistics::None
+                    })
+                    .build(),
+            ),
         )
         .unwrap();
         let mut group = writer.next_row_group().unwrap();
@@ -425,11 +445,14 @@ mod tests {
 
     #[test]
     fn a_column_of_nulls_alone_is_read_as_bytes_not_as_an_empty_dictionary() {
-        let file = written_null(300);
-        let parquet = ParquetFile::open(file.try_clone().unwrap(), false).unwrap();
-        let batch = parquet.row_group(0).unwrap().next().unwrap().unwrap();
-        assert_eq!(batch.column(0).null_count(), 300);
-        assert_eq!(read_as(file), DataType::Binary);
+        // Told by the statistics, or found by the page walk without them.
+        for statistics in [true, false] {
+            let file = written_null(300, statistics);
+            let parquet = ParquetFile::open(file.try_clone().unwrap(), false).unwrap();
+            let batch = parquet.row_group(0).unwrap().next().unwrap().unwrap();
+            assert_eq!(batch.column(0).null_count(), 300);
+            assert_eq!(read_as(file), DataType::Binary, "statistics: {statistics}");
+        }
     }
 
     #[test]

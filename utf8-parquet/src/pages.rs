@@ -133,6 +133,10 @@ pub struct Walked {
     /// Whether a data page is `DELTA_LENGTH_BYTE_ARRAY` or
     /// `DELTA_BYTE_ARRAY`, whose runs of lengths `delta` checks.
     pub delta_byte_arrays: bool,
+    /// Whether the chunk's dictionary page holds no values: every value of
+    /// the chunk is then null, and the reader, never handed a dictionary,
+    /// would hash each null into a dictionary of each batch.
+    pub empty_dictionary: bool,
 }
 
 /// Walks the pages of a column chunk, `bytes` from its first page to its
@@ -142,6 +146,7 @@ pub struct Walked {
 pub fn check_pages(bytes: &[u8], codec: Codec, values: Option<i64>) -> Result<Walked, String> {
     let mut walked = Walked {
         delta_byte_arrays: false,
+        empty_dictionary: false,
     };
     let mut at = 0;
     let mut counted = 0i64;
@@ -176,7 +181,9 @@ pub fn check_pages(bytes: &[u8], codec: Codec, values: Option<i64>) -> Result<Wa
         if header.values < 0 {
             return Err(format!("page {page} declares {} values", header.values));
         }
-        if header.kind != DICTIONARY_PAGE {
+        if header.kind == DICTIONARY_PAGE {
+            walked.empty_dictionary = header.values == 0;
+        } else {
             counted += i64::from(header.values);
             walked.delta_byte_arrays |= DELTA_BYTE_ARRAY_ENCODINGS.contains(&header.encoding);
         }
