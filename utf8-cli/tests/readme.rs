@@ -199,7 +199,8 @@ fn the_manual_has_a_whole_commands_table_and_a_heading_for_every_subcommand() {
 }
 
 /// The manual's C program, compiled against `utf8 tables --emit c` and
-/// run: it prints what its comment says.
+/// run at each vector level the machine has, and without vector code: it
+/// prints what its comment says.
 #[test]
 fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_says() {
     let start = MANUAL.find("```c\n").expect("the manual's C program") + "```c\n".len();
@@ -219,21 +220,39 @@ fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_
     assert!(tables.status.success());
     std::fs::write(directory.path().join("tables.h"), tables.stdout).unwrap();
     std::fs::write(directory.path().join("main.c"), program).unwrap();
-    let binary = directory.path().join("main");
-    let compiled = std::process::Command::new("cc")
-        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
-        .arg(&binary)
-        .arg(directory.path().join("main.c"))
-        .output()
-        .expect("cc runs");
-    assert!(
-        compiled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compiled.stderr)
-    );
-    let ran = std::process::Command::new(&binary)
-        .output()
-        .expect("it runs");
-    assert!(ran.status.success());
-    assert_eq!(String::from_utf8(ran.stdout).unwrap(), format!("{said}\n"));
+    let mut levels: Vec<&[&str]> = vec![&[], &["-DUTF8_NO_VECTOR"]];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("sse4.1") {
+            levels.push(&["-msse4.1"]);
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            levels.push(&["-O2", "-mavx2"]);
+        }
+    }
+    for flags in levels {
+        let binary = directory.path().join("main");
+        let compiled = std::process::Command::new("cc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+            .args(flags)
+            .arg("-o")
+            .arg(&binary)
+            .arg(directory.path().join("main.c"))
+            .output()
+            .expect("cc runs");
+        assert!(
+            compiled.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+        let ran = std::process::Command::new(&binary)
+            .output()
+            .expect("it runs");
+        assert!(ran.status.success());
+        assert_eq!(
+            String::from_utf8(ran.stdout).unwrap(),
+            format!("{said}\n"),
+            "{flags:?}"
+        );
+    }
 }

@@ -7,6 +7,7 @@ use crate::Tables;
 
 mod shift;
 mod vector;
+mod vector_paths;
 
 use shift::{Shift, TOO_MANY_STATES};
 
@@ -61,7 +62,7 @@ pub fn emit(tables: &Tables, language: Emit) -> String {
                 || format!("\n/* {TOO_MANY_STATES}. */\n"),
                 |dfa| format!("\n{}", shift::c(dfa)),
             );
-            c(tables) + &text + &vector::c(&vector)
+            c(tables) + &text + &vector::c(&vector, shift.is_some())
         }
         Emit::Json => {
             let text = shift

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use super::super::stage::json::string as json_string;
+use super::vector_paths;
 use crate::Tables;
 use crate::simd::{CONTINUATION_BIT, Declined, PairRule, SimdTables};
 
@@ -248,12 +249,19 @@ fn rust_check(simd: &SimdTables, out: &mut String) {
     );
 }
 
-pub(super) fn c(vector: &Vector) -> String {
+/// The tables, the check a byte at a time and, where the shift DFA is
+/// there to find an exact error (`with_validator`), the vector validator
+/// `utf8_validate_simd`.
+pub(super) fn c(vector: &Vector, with_validator: bool) -> String {
     let simd = match vector {
         Ok(simd) => simd,
         Err(declined) => {
             let reason = declined.to_string().replace("*/", "* /");
-            return format!("\n/* No vectorised check: {reason}. */\n");
+            let mut out = format!("\n/* No vectorised check: {reason}. */\n");
+            if with_validator {
+                out.push_str(SCALAR_ONLY);
+            }
+            return out;
         }
     };
     let mut out = String::from("\n/* ");
@@ -261,8 +269,17 @@ pub(super) fn c(vector: &Vector) -> String {
     out.push_str(" */\n");
     c_constants(simd, &mut out);
     c_check(simd, &mut out);
+    if with_validator {
+        out.push_str(&vector_paths::c(simd));
+    }
     out
 }
+
+/// `utf8_validate_simd` for a ruleset without a vectorised check.
+const SCALAR_ONLY: &str = "\n/* The shift DFA alone: this ruleset has no vectorised check. */\n\
+    static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
+        return utf8_validate(p, n, result);\n\
+    }\n";
 
 /// The tables as an `enum` of constants and `static const` arrays.
 fn c_constants(simd: &SimdTables, out: &mut String) {

@@ -1,0 +1,298 @@
+//! The vectorised check as C vector code: the emitted tables put to work
+//! 16 or 32 bytes at a time (SSE4.1, AVX2, or NEON on AArch64, chosen at
+//! compile time from the target's macros), with the exact error found by
+//! the shift DFA, restarted where the automaton was last known to be at its
+//! start. The code reads only inside the caller's buffer: the last bytes
+//! are copied into a block framed by boundary bytes, as the Rust tail does.
+//!
+//! The ISA layer is a dozen one-line functions over one vector type, the
+//! same names for each instruction set; the check over them is written
+//! once, with this ruleset's thresholds, table sets and pairing term
+//! unrolled into it by the emitter, since a shift by a byte count must be
+//! an immediate.
+
+use std::fmt::Write as _;
+
+use crate::simd::{CONTINUATION_BIT, PairRule, SimdTables};
+
+/// The instruction sets' layers, each defining `UTF8_V_WIDTH` and the
+/// `utf8_v_*` operations, chosen by the target's macros.
+const ISA_LAYERS: &str = r#"
+/* The vector validator's instruction sets: AVX2, SSE4.1 or NEON (AArch64),
+   whichever the target has, best first; none where UTF8_NO_VECTOR is
+   defined. Each gives the same operations on one vector type. */
+#if !defined(UTF8_NO_VECTOR) && defined(__AVX2__)
+#include <immintrin.h>
+#define UTF8_V_WIDTH 32
+typedef __m256i utf8_v;
+static inline utf8_v utf8_v_load(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+static inline utf8_v utf8_v_splat(uint8_t b) { return _mm256_set1_epi8((char)b); }
+static inline utf8_v utf8_v_table(const uint8_t *t) { return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t)); }
+/* The bytes k places before each byte of cur, prev's last bytes first. */
+#define UTF8_V_PREV(prev, cur, k) _mm256_alignr_epi8((cur), _mm256_permute2x128_si256((prev), (cur), 0x21), 16 - (k))
+static inline utf8_v utf8_v_lookup(utf8_v t, utf8_v i) { return _mm256_shuffle_epi8(t, i); }
+static inline utf8_v utf8_v_high(utf8_v x) { return _mm256_and_si256(_mm256_srli_epi16(x, 4), _mm256_set1_epi8(0x0F)); }
+static inline utf8_v utf8_v_low(utf8_v x) { return _mm256_and_si256(x, _mm256_set1_epi8(0x0F)); }
+static inline utf8_v utf8_v_and(utf8_v a, utf8_v b) { return _mm256_and_si256(a, b); }
+static inline utf8_v utf8_v_or(utf8_v a, utf8_v b) { return _mm256_or_si256(a, b); }
+static inline utf8_v utf8_v_xor(utf8_v a, utf8_v b) { return _mm256_xor_si256(a, b); }
+static inline utf8_v utf8_v_eq(utf8_v a, utf8_v b) { return _mm256_cmpeq_epi8(a, b); }
+static inline utf8_v utf8_v_max(utf8_v a, utf8_v b) { return _mm256_max_epu8(a, b); }
+static inline utf8_v utf8_v_subs(utf8_v a, utf8_v b) { return _mm256_subs_epu8(a, b); }
+static inline bool utf8_v_any(utf8_v x) { return !_mm256_testz_si256(x, x); }
+/* Whether a byte lies outside t..=0x7F: below t when read as signed. */
+static inline bool utf8_v_any_below(utf8_v x, uint8_t t) {
+    return t == 0 ? _mm256_movemask_epi8(x) != 0 : utf8_v_any(_mm256_cmpgt_epi8(_mm256_set1_epi8((char)t), x));
+}
+#elif !defined(UTF8_NO_VECTOR) && defined(__SSE4_1__)
+#include <smmintrin.h>
+#define UTF8_V_WIDTH 16
+typedef __m128i utf8_v;
+static inline utf8_v utf8_v_load(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+static inline utf8_v utf8_v_splat(uint8_t b) { return _mm_set1_epi8((char)b); }
+static inline utf8_v utf8_v_table(const uint8_t *t) { return utf8_v_load(t); }
+#define UTF8_V_PREV(prev, cur, k) _mm_alignr_epi8((cur), (prev), 16 - (k))
+static inline utf8_v utf8_v_lookup(utf8_v t, utf8_v i) { return _mm_shuffle_epi8(t, i); }
+static inline utf8_v utf8_v_high(utf8_v x) { return _mm_and_si128(_mm_srli_epi16(x, 4), _mm_set1_epi8(0x0F)); }
+static inline utf8_v utf8_v_low(utf8_v x) { return _mm_and_si128(x, _mm_set1_epi8(0x0F)); }
+static inline utf8_v utf8_v_and(utf8_v a, utf8_v b) { return _mm_and_si128(a, b); }
+static inline utf8_v utf8_v_or(utf8_v a, utf8_v b) { return _mm_or_si128(a, b); }
+static inline utf8_v utf8_v_xor(utf8_v a, utf8_v b) { return _mm_xor_si128(a, b); }
+static inline utf8_v utf8_v_eq(utf8_v a, utf8_v b) { return _mm_cmpeq_epi8(a, b); }
+static inline utf8_v utf8_v_max(utf8_v a, utf8_v b) { return _mm_max_epu8(a, b); }
+static inline utf8_v utf8_v_subs(utf8_v a, utf8_v b) { return _mm_subs_epu8(a, b); }
+static inline bool utf8_v_any(utf8_v x) { return !_mm_testz_si128(x, x); }
+static inline bool utf8_v_any_below(utf8_v x, uint8_t t) {
+    return t == 0 ? _mm_movemask_epi8(x) != 0 : utf8_v_any(_mm_cmpgt_epi8(_mm_set1_epi8((char)t), x));
+}
+#elif !defined(UTF8_NO_VECTOR) && defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#define UTF8_V_WIDTH 16
+typedef uint8x16_t utf8_v;
+static inline utf8_v utf8_v_load(const uint8_t *p) { return vld1q_u8(p); }
+static inline utf8_v utf8_v_splat(uint8_t b) { return vdupq_n_u8(b); }
+static inline utf8_v utf8_v_table(const uint8_t *t) { return vld1q_u8(t); }
+#define UTF8_V_PREV(prev, cur, k) vextq_u8((prev), (cur), 16 - (k))
+static inline utf8_v utf8_v_lookup(utf8_v t, utf8_v i) { return vqtbl1q_u8(t, i); }
+static inline utf8_v utf8_v_high(utf8_v x) { return vshrq_n_u8(x, 4); }
+static inline utf8_v utf8_v_low(utf8_v x) { return vandq_u8(x, vdupq_n_u8(0x0F)); }
+static inline utf8_v utf8_v_and(utf8_v a, utf8_v b) { return vandq_u8(a, b); }
+static inline utf8_v utf8_v_or(utf8_v a, utf8_v b) { return vorrq_u8(a, b); }
+static inline utf8_v utf8_v_xor(utf8_v a, utf8_v b) { return veorq_u8(a, b); }
+static inline utf8_v utf8_v_eq(utf8_v a, utf8_v b) { return vceqq_u8(a, b); }
+static inline utf8_v utf8_v_max(utf8_v a, utf8_v b) { return vmaxq_u8(a, b); }
+static inline utf8_v utf8_v_subs(utf8_v a, utf8_v b) { return vqsubq_u8(a, b); }
+static inline bool utf8_v_any(utf8_v x) { return vmaxvq_u8(x) != 0; }
+static inline bool utf8_v_any_below(utf8_v x, uint8_t t) { return vminvq_s8(vreinterpretq_s8_u8(x)) < (int8_t)t; }
+#endif
+"#;
+
+/// The vector validator for `simd`'s ruleset: the ISA layers, the check of
+/// one block, and `utf8_validate_simd`.
+pub(super) fn c(simd: &SimdTables) -> String {
+    let mut out = String::from(ISA_LAYERS);
+    out.push_str("\n#ifdef UTF8_V_WIDTH\n");
+    block(simd, &mut out);
+    validate(simd, &mut out);
+    out.push_str(
+        "#else\n\
+         /* No vector instructions: the shift DFA alone. */\n\
+         static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
+             return utf8_validate(p, n, result);\n\
+         }\n\
+         #endif\n",
+    );
+    out
+}
+
+/// The lead marker's flag (`0xFF` or 0) over two boundary bytes: what the
+/// bytes before the input give the pairing term.
+fn lead_over_boundary(simd: &SimdTables) -> u8 {
+    match simd.marker_bits() {
+        Some([(set, bit), _]) => {
+            let boundary = simd.boundary();
+            if simd.sets()[set].bits(boundary, boundary) & bit != 0 {
+                0xFF
+            } else {
+                0
+            }
+        }
+        None => 0,
+    }
+}
+
+/// `utf8_v_block`: one block's errors, with this ruleset's sets, thresholds
+/// and pairing term written out.
+fn block(simd: &SimdTables, out: &mut String) {
+    let masks: Vec<u8> = (0..simd.sets().len())
+        .map(|set| simd.error_mask(set))
+        .collect();
+    let _ = writeln!(
+        out,
+        "/* What the check carries from one block to the next. */\n\
+         struct utf8_v_state {{\n    \
+             utf8_v prev;  /* the block before */\n    \
+             utf8_v lead;  /* its pairing lead markers, 0xFF where set */\n    \
+             utf8_v error; /* every error bit so far */\n\
+         }};\n\n\
+         /* The bits table set `t` gives each pair of bytes. */\n\
+         static inline utf8_v utf8_v_bits(const utf8_v t[4], utf8_v prev1, utf8_v cur) {{\n    \
+             return utf8_v_and(utf8_v_and(utf8_v_lookup(t[0], utf8_v_high(prev1)), utf8_v_lookup(t[1], utf8_v_low(prev1))),\n                      \
+                               utf8_v_and(utf8_v_lookup(t[2], utf8_v_high(cur)), utf8_v_lookup(t[3], utf8_v_low(cur))));\n\
+         }}\n\n\
+         /* Whether each byte is at least t: 0xFF where it is. */\n\
+         static inline utf8_v utf8_v_at_least(utf8_v x, uint8_t t) {{\n    \
+             return utf8_v_eq(utf8_v_max(x, utf8_v_splat(t)), x);\n\
+         }}\n\n\
+         /* The check of the block `cur` after s->prev, as utf8_vec_check makes it a byte at\n   \
+            a time: its errors ORed into s->error. */\n\
+         static inline void utf8_v_block(utf8_v tables[UTF8_VEC_SETS][4], struct utf8_v_state *s, utf8_v cur) {{\n    \
+             utf8_v prev1 = UTF8_V_PREV(s->prev, cur, 1);"
+    );
+    for set in 0..simd.sets().len() {
+        let _ = writeln!(
+            out,
+            "    utf8_v bits{set} = utf8_v_bits(tables[{set}], prev1, cur);"
+        );
+    }
+    let _ = writeln!(out, "    utf8_v must = utf8_v_splat(0);");
+    for (back, threshold) in (2..).zip(simd.must_continue()) {
+        let _ = writeln!(
+            out,
+            "    must = utf8_v_or(must, utf8_v_at_least(UTF8_V_PREV(s->prev, cur, {back}), {threshold:#04X}));"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "    utf8_v error = utf8_v_xor(utf8_v_and(bits0, utf8_v_splat({:#04X})), utf8_v_and(must, utf8_v_splat({CONTINUATION_BIT:#04X})));",
+        masks[0]
+    );
+    for (set, mask) in masks.iter().enumerate().skip(1) {
+        let _ = writeln!(
+            out,
+            "    error = utf8_v_or(error, utf8_v_and(bits{set}, utf8_v_splat({mask:#04X})));"
+        );
+    }
+    if let (Some(pairing), Some([(lead_set, lead_bit), (trail_set, trail_bit)])) =
+        (simd.pairing(), simd.marker_bits())
+    {
+        let combine = match pairing.rule {
+            PairRule::Required => "utf8_v_xor(lead_before, trail)",
+            PairRule::Forbidden => "utf8_v_and(lead_before, trail)",
+        };
+        let _ = writeln!(
+            out,
+            "    utf8_v lead = utf8_v_eq(utf8_v_and(bits{lead_set}, utf8_v_splat({lead_bit:#04X})), utf8_v_splat({lead_bit:#04X}));\n    \
+                 utf8_v trail = utf8_v_eq(utf8_v_and(bits{trail_set}, utf8_v_splat({trail_bit:#04X})), utf8_v_splat({trail_bit:#04X}));\n    \
+                 utf8_v lead_before = UTF8_V_PREV(s->lead, lead, {});\n    \
+                 error = utf8_v_or(error, {combine});\n    \
+                 s->lead = lead;",
+            pairing.distance
+        );
+    }
+    let _ = writeln!(
+        out,
+        "    s->error = utf8_v_or(s->error, error);\n    \
+             s->prev = cur;\n\
+         }}\n"
+    );
+    unsettled(simd, out);
+}
+
+/// `utf8_v_unsettled`: whether a block, valid so far, leaves the automaton
+/// anywhere but at its start (a sequence cut, or a lead marker owed its
+/// trail).
+fn unsettled(simd: &SimdTables, out: &mut String) {
+    let owed = match simd.pairing() {
+        Some(pairing) => format!(
+            " ||\n           utf8_v_any(UTF8_V_PREV(s->lead, utf8_v_splat(0), {}))",
+            pairing.distance
+        ),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "/* Whether the input up to the end of s->prev, valid so far, ends anywhere but where the\n   \
+            automaton is at its start: inside a sequence (a byte k before the end at least\n   \
+            utf8_vec_incomplete[k - 1], tested as more than `ends`), or owing a trail marker. */\n\
+         static inline bool utf8_v_unsettled(const struct utf8_v_state *s, utf8_v ends) {{\n    \
+             return utf8_v_any(utf8_v_subs(s->prev, ends)){owed};\n\
+         }}\n"
+    );
+}
+
+/// `utf8_validate_simd`: the blocks, the framed tail, and the exact error.
+fn validate(simd: &SimdTables, out: &mut String) {
+    let skip = simd.ascii_skip_from().map_or_else(
+        || "false".to_owned(),
+        |from| format!("!utf8_v_any_below(cur, {from:#04X})"),
+    );
+    let incomplete = if simd.incomplete().is_empty() {
+        String::new()
+    } else {
+        "\n    for (size_t k = 1; k <= sizeof utf8_vec_incomplete; k++) {\n        \
+             bounds[UTF8_V_WIDTH - k] = (uint8_t)(utf8_vec_incomplete[k - 1] - 1);\n    \
+         }"
+        .to_owned()
+    };
+    let _ = writeln!(
+        out,
+        "/* Validates the n bytes at p as utf8_validate does, the check a block at a time. The\n   \
+            automaton is known to be at its start at `resume`: the input's start, the end of a\n   \
+            block of bytes that look like the boundary byte, or the end of a block that ended\n   \
+            settled with no error found up to the end of the next block (an error is reported at\n   \
+            most UTF8_VEC_MAX_LAG bytes late). An error is found exactly from there. */\n\
+         typedef char utf8_v_lag_fits_a_block[UTF8_VEC_MAX_LAG < UTF8_V_WIDTH ? 1 : -1];\n\
+         static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {{\n    \
+             utf8_v tables[UTF8_VEC_SETS][4];\n    \
+             for (int set = 0; set < UTF8_VEC_SETS; set++) {{\n        \
+                 tables[set][0] = utf8_v_table(utf8_vec_prev_high[set]);\n        \
+                 tables[set][1] = utf8_v_table(utf8_vec_prev_low[set]);\n        \
+                 tables[set][2] = utf8_v_table(utf8_vec_cur_high[set]);\n        \
+                 tables[set][3] = utf8_v_table(utf8_vec_cur_low[set]);\n    \
+             }}\n    \
+             uint8_t bounds[UTF8_V_WIDTH];\n    \
+             for (size_t k = 0; k < UTF8_V_WIDTH; k++) bounds[k] = 0xFF;{incomplete}\n    \
+             const utf8_v ends = utf8_v_load(bounds);\n    \
+             const utf8_v boundary = utf8_v_splat(UTF8_VEC_BOUNDARY), lead_over_boundary = utf8_v_splat({lead:#04X});\n    \
+             struct utf8_v_state s = {{boundary, lead_over_boundary, utf8_v_splat(0)}};\n    \
+             /* Whether the bytes before the block look like boundary bytes. */\n    \
+             bool like_boundary_before = true;\n    \
+             size_t i = 0, resume = 0, settled_at = 0;\n    \
+             for (; n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
+                 utf8_v cur = utf8_v_load(p + i);\n        \
+                 bool like_boundary = {skip};\n        \
+                 if (like_boundary && like_boundary_before) {{\n            \
+                     resume = settled_at = i + UTF8_V_WIDTH;\n            \
+                     continue;\n        \
+                 }}\n        \
+                 if (like_boundary_before) {{\n            \
+                     s.prev = boundary;\n            \
+                     s.lead = lead_over_boundary;\n        \
+                 }}\n        \
+                 utf8_v_block(tables, &s, cur);\n        \
+                 if (utf8_v_any(s.error)) break;\n        \
+                 resume = settled_at;\n        \
+                 settled_at = utf8_v_unsettled(&s, ends) ? resume : i + UTF8_V_WIDTH;\n        \
+                 like_boundary_before = like_boundary;\n    \
+             }}\n    \
+             if (!utf8_v_any(s.error)) {{\n        \
+                 uint8_t last[UTF8_V_WIDTH];\n        \
+                 for (size_t k = 0; k < UTF8_V_WIDTH; k++) last[k] = k < n - i ? p[i + k] : UTF8_VEC_BOUNDARY;\n        \
+                 if (like_boundary_before) {{\n            \
+                     s.prev = boundary;\n            \
+                     s.lead = lead_over_boundary;\n        \
+                 }}\n        \
+                 utf8_v_block(tables, &s, utf8_v_load(last));\n        \
+                 utf8_v_block(tables, &s, boundary);\n        \
+                 if (!utf8_v_any(s.error)) {{\n            \
+                     result->valid_up_to = n;\n            \
+                     result->error_len = 0;\n            \
+                     return true;\n        \
+                 }}\n    \
+             }}\n    \
+             return utf8_validate_from(p, n, resume, UTF8_SHIFT_START, result);\n\
+         }}",
+        lead = lead_over_boundary(simd),
+    );
+}
