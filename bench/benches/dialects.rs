@@ -38,32 +38,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use utf8_bench::valid_corpus;
+use utf8_bench::{to_cesu8, valid_corpus};
 use utf8_core::cpu::{self, Level};
 use utf8_core::paths::{self, Path};
 use utf8_core::{Ruleset, Validator};
-
-/// Each UTF-16 code unit of `text` as UTF-8 encodes a code point of that
-/// value (UTR #26); with `java`, U+0000 as `C0 80` too (JVMS §4.4.7).
-fn convert(text: &str, java: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + text.len() / 2);
-    for unit in text.encode_utf16() {
-        let unit = u32::from(unit);
-        match unit {
-            0 if java => out.extend_from_slice(&[0xC0, 0x80]),
-            0..=0x7F => out.push(unit as u8),
-            0x80..=0x7FF => {
-                out.extend_from_slice(&[0xC0 | (unit >> 6) as u8, 0x80 | (unit & 0x3F) as u8])
-            }
-            _ => out.extend_from_slice(&[
-                0xE0 | (unit >> 12) as u8,
-                0x80 | ((unit >> 6) & 0x3F) as u8,
-                0x80 | (unit & 0x3F) as u8,
-            ]),
-        }
-    }
-    out
-}
 
 type Contender = (&'static str, Box<dyn Fn(&[u8]) -> bool>);
 
@@ -145,7 +123,7 @@ fn bench_conversions(c: &mut Criterion, name: &str, text: &str) {
         ("cesu8", false, CESU8_TO_STR, CESU8_FROM_STR),
         ("mutf8", true, MUTF8_TO_STR, MUTF8_FROM_STR),
     ] {
-        let bytes = convert(text, java);
+        let bytes = to_cesu8(text, java);
         let mut group = c.benchmark_group(format!("{dialect}_to_str/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         for (contender, convert) in to_str {
@@ -174,7 +152,7 @@ fn bench(c: &mut Criterion) {
             ),
             ("mutf8", true, mutf8_contenders(), cesu8::from_java_cesu8),
         ] {
-            let bytes = convert(&text, java);
+            let bytes = to_cesu8(&text, java);
             // Both must accept the input, and the crate must give the text
             // back, or the race would not be over the same work.
             assert_eq!(

@@ -276,3 +276,63 @@ pub fn inputs() -> Vec<Input> {
     });
     inputs
 }
+
+/// Each UTF-16 code unit of `text` as UTF-8 encodes a code point of that
+/// value (UTR #26); with `java`, U+0000 as `C0 80` too (JVMS §4.4.7).
+pub fn to_cesu8(text: &str, java: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + text.len() / 2);
+    for unit in text.encode_utf16() {
+        let unit = u32::from(unit);
+        match unit {
+            0 if java => out.extend_from_slice(&[0xC0, 0x80]),
+            0..=0x7F => out.push(unit as u8),
+            0x80..=0x7FF => {
+                out.extend_from_slice(&[0xC0 | (unit >> 6) as u8, 0x80 | (unit & 0x3F) as u8])
+            }
+            _ => out.extend_from_slice(&[
+                0xE0 | (unit >> 12) as u8,
+                0x80 | ((unit >> 6) & 0x3F) as u8,
+                0x80 | (unit & 0x3F) as u8,
+            ]),
+        }
+    }
+    out
+}
+
+/// The C validators `utf8 tables --emit c` writes, compiled by `build.rs`
+/// (the `emitted-c` feature): for RFC 3629, CESU-8 and WTF-8, the vector
+/// validator (AVX2 on x86-64), the shift DFA, and the class tables a byte
+/// at a time.
+#[cfg(feature = "emitted-c")]
+pub mod emitted {
+    macro_rules! validators {
+        ($($name:ident => $symbol:ident),* $(,)?) => {
+            unsafe extern "C" {
+                $(fn $symbol(bytes: *const u8, len: usize) -> bool;)*
+            }
+            $(
+                /// Whether `bytes` are valid, by the emitted C.
+                pub fn $name(bytes: &[u8]) -> bool {
+                    // SAFETY: the emitted C reads the `len` bytes from
+                    // `bytes` and no others (its tail is copied into a
+                    // block of its own; tested under AddressSanitizer and
+                    // before a PROT_NONE page in utf8-spec's emit tests),
+                    // and keeps no pointer.
+                    unsafe { $symbol(bytes.as_ptr(), bytes.len()) }
+                }
+            )*
+        };
+    }
+
+    validators! {
+        rfc3629_simd => emitted_rfc3629_simd,
+        rfc3629_shift => emitted_rfc3629_shift,
+        rfc3629_accepts => emitted_rfc3629_accepts,
+        cesu8_simd => emitted_cesu8_simd,
+        cesu8_shift => emitted_cesu8_shift,
+        cesu8_accepts => emitted_cesu8_accepts,
+        wtf8_simd => emitted_wtf8_simd,
+        wtf8_shift => emitted_wtf8_shift,
+        wtf8_accepts => emitted_wtf8_accepts,
+    }
+}

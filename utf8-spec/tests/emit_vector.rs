@@ -93,6 +93,13 @@ fn long_inputs(corpus: &[Vec<u8>]) -> Vec<Vec<u8>> {
         b"\xFF",
         b"\xE2\x82",
     ];
+    // Each piece cut by the end of a turn of four blocks (128 bytes under
+    // AVX2), followed by turns of ASCII that may be skipped only after it.
+    for len in 0..=140 {
+        for piece in pieces {
+            inputs.push([&vec![b'a'; len][..], piece, &[b'a'; 300]].concat());
+        }
+    }
     // Each piece ending the input, and starting it, at every offset of a block.
     for len in 0..=70 {
         for piece in pieces {

@@ -156,11 +156,18 @@ fn block(simd: &SimdTables, out: &mut String) {
         );
     }
     let _ = writeln!(out, "    utf8_v must = utf8_v_splat(0);");
-    for (back, threshold) in (2..).zip(simd.must_continue()) {
-        let _ = writeln!(
-            out,
-            "    must = utf8_v_or(must, utf8_v_at_least(UTF8_V_PREV(s->prev, cur, {back}), {threshold:#04X}));"
-        );
+    // Bit 7 is what counts: a saturating subtraction sets it from a
+    // threshold of 0x80 or more in one instruction.
+    for (back, &threshold) in (2..).zip(simd.must_continue()) {
+        let test = if threshold >= 0x80 {
+            format!(
+                "utf8_v_subs(UTF8_V_PREV(s->prev, cur, {back}), utf8_v_splat({:#04X}))",
+                threshold - 0x80
+            )
+        } else {
+            format!("utf8_v_at_least(UTF8_V_PREV(s->prev, cur, {back}), {threshold:#04X})")
+        };
+        let _ = writeln!(out, "    must = utf8_v_or(must, {test});");
     }
     let _ = writeln!(
         out,
@@ -223,9 +230,28 @@ fn unsettled(simd: &SimdTables, out: &mut String) {
 
 /// `utf8_validate_simd`: the blocks, the framed tail, and the exact error.
 fn validate(simd: &SimdTables, out: &mut String) {
-    let skip = simd.ascii_skip_from().map_or_else(
-        || "false".to_owned(),
-        |from| format!("!utf8_v_any_below(cur, {from:#04X})"),
+    let (one, four) = match simd.ascii_skip_from() {
+        None => ("false".to_owned(), "false".to_owned()),
+        // Bytes below 0x80 alone: their OR has bit 7 clear.
+        Some(0) => (
+            "!utf8_v_any_below(x, 0x00)".to_owned(),
+            "!utf8_v_any_below(utf8_v_or(utf8_v_or(a, b), utf8_v_or(c, d)), 0x00)".to_owned(),
+        ),
+        Some(from) => (
+            format!("!utf8_v_any_below(x, {from:#04X})"),
+            "utf8_v_like_boundary(a) && utf8_v_like_boundary(b) && utf8_v_like_boundary(c) && utf8_v_like_boundary(d)".to_owned(),
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "/* Whether every byte of a block looks like the boundary byte to the check and the\n   \
+            automaton (UTF8_VEC_ASCII_SKIP_FROM to 0x7F); of four blocks. */\n\
+         static inline bool utf8_v_like_boundary(utf8_v x) {{\n    \
+             return {one};\n\
+         }}\n\
+         static inline bool utf8_v_like_boundary4(utf8_v a, utf8_v b, utf8_v c, utf8_v d) {{\n    \
+             return {four};\n\
+         }}\n"
     );
     let incomplete = if simd.incomplete().is_empty() {
         String::new()
@@ -259,9 +285,31 @@ fn validate(simd: &SimdTables, out: &mut String) {
              /* Whether the bytes before the block look like boundary bytes. */\n    \
              bool like_boundary_before = true;\n    \
              size_t i = 0, resume = 0, settled_at = 0;\n    \
-             for (; n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
+             /* Four blocks a turn, tested once: for errors, for where the automaton stands,\n       \
+                and for bytes that all look like boundary bytes. */\n    \
+             for (; n - i >= 4 * UTF8_V_WIDTH; i += 4 * UTF8_V_WIDTH) {{\n        \
+                 utf8_v a = utf8_v_load(p + i), b = utf8_v_load(p + i + UTF8_V_WIDTH);\n        \
+                 utf8_v c = utf8_v_load(p + i + 2 * UTF8_V_WIDTH), d = utf8_v_load(p + i + 3 * UTF8_V_WIDTH);\n        \
+                 if (like_boundary_before && utf8_v_like_boundary4(a, b, c, d)) {{\n            \
+                     resume = settled_at = i + 4 * UTF8_V_WIDTH;\n            \
+                     continue;\n        \
+                 }}\n        \
+                 if (like_boundary_before) {{\n            \
+                     s.prev = boundary;\n            \
+                     s.lead = lead_over_boundary;\n        \
+                 }}\n        \
+                 utf8_v_block(tables, &s, a);\n        \
+                 utf8_v_block(tables, &s, b);\n        \
+                 utf8_v_block(tables, &s, c);\n        \
+                 utf8_v_block(tables, &s, d);\n        \
+                 if (utf8_v_any(s.error)) break;\n        \
+                 resume = settled_at;\n        \
+                 settled_at = utf8_v_unsettled(&s, ends) ? resume : i + 4 * UTF8_V_WIDTH;\n        \
+                 like_boundary_before = utf8_v_like_boundary(d);\n    \
+             }}\n    \
+             for (; !utf8_v_any(s.error) && n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
                  utf8_v cur = utf8_v_load(p + i);\n        \
-                 bool like_boundary = {skip};\n        \
+                 bool like_boundary = utf8_v_like_boundary(cur);\n        \
                  if (like_boundary && like_boundary_before) {{\n            \
                      resume = settled_at = i + UTF8_V_WIDTH;\n            \
                      continue;\n        \
