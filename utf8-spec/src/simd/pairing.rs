@@ -173,12 +173,25 @@ fn merged_into_start(tables: &Tables, pending: u8) -> Tables {
 fn trail_marker(tables: &Tables, pending: u8) -> Option<(PairBox, PairRule)> {
     let dead = tables.dead();
     let alive = |from: u8, x: u8, y: u8| tables.next(tables.next(from, x), y) != dead;
+    // Whether two bytes keep a state alive depends on their classes alone:
+    // the pairs of classes are walked (144 for RFC 3629, not 65,536 pairs
+    // of bytes, for each state a pairing is looked for at), and the bytes
+    // of those that part the two states make the box.
+    let classes = tables.classes();
+    let mut members = vec![Vec::new(); classes.count()];
+    for byte in 0..=255u8 {
+        members[usize::from(classes.class(byte))].push(byte);
+    }
     let mut only_pending = Vec::new();
     let mut only_start = Vec::new();
     let mut pending_allows_other = false;
-    for x in 0..=255u8 {
-        for y in 0..=255u8 {
-            match (alive(pending, x, y), alive(tables.start(), x, y)) {
+    for x in classes.ids() {
+        for y in classes.ids() {
+            let (first, second) = (classes.representative(x), classes.representative(y));
+            match (
+                alive(pending, first, second),
+                alive(tables.start(), first, second),
+            ) {
                 (true, false) => only_pending.push((x, y)),
                 (false, true) => only_start.push((x, y)),
                 (true, true) => pending_allows_other = true,
@@ -186,10 +199,21 @@ fn trail_marker(tables: &Tables, pending: u8) -> Option<(PairBox, PairRule)> {
             }
         }
     }
+    let bytes = |pairs: &[(u8, u8)]| -> Vec<(u8, u8)> {
+        pairs
+            .iter()
+            .flat_map(|&(x, y)| {
+                let later = &members[usize::from(y)];
+                members[usize::from(x)]
+                    .iter()
+                    .flat_map(move |&first| later.iter().map(move |&second| (first, second)))
+            })
+            .collect()
+    };
     if !only_pending.is_empty() && !pending_allows_other {
-        Some((pair_box(&only_pending)?, PairRule::Required))
+        Some((pair_box(&bytes(&only_pending))?, PairRule::Required))
     } else if only_pending.is_empty() && !only_start.is_empty() {
-        Some((pair_box(&only_start)?, PairRule::Forbidden))
+        Some((pair_box(&bytes(&only_start))?, PairRule::Forbidden))
     } else {
         None
     }
