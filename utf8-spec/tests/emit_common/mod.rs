@@ -179,11 +179,16 @@ impl Toolchain {
                     .map(str::to_owned)
                     .collect(),
             },
-            Err(_) => Toolchain {
-                compiler: "gcc".to_owned(),
-                cross: false,
-                runner: Vec::new(),
-            },
+            Err(_) => Toolchain::native(),
+        }
+    }
+
+    /// gcc, its programs run here.
+    pub fn native() -> Toolchain {
+        Toolchain {
+            compiler: "gcc".to_owned(),
+            cross: false,
+            runner: Vec::new(),
         }
     }
 }
@@ -196,12 +201,7 @@ pub fn run_c_with(
     inputs: &[Vec<u8>],
     flags: &[&str],
 ) -> Vec<String> {
-    let native = Toolchain {
-        compiler: "gcc".to_owned(),
-        cross: false,
-        runner: Vec::new(),
-    };
-    run_c_on(&native, name, tables, answer, inputs, flags)
+    run_c_on(&Toolchain::native(), name, tables, answer, inputs, flags)
 }
 
 /// [`run_c_with`] compiled and run by `toolchain`.
