@@ -114,6 +114,15 @@ impl Input {
     }
 }
 
+/// Parquet's magic bytes, at a file's start and at its end.
+const MAGIC: &[u8; 4] = b"PAR1";
+
+/// Whether a whole file's `bytes` start and end with Parquet's magic bytes
+/// (both, so that a text file that happens to begin with them is text).
+pub fn is_parquet_magic(bytes: &[u8]) -> bool {
+    bytes.len() >= 12 && bytes.starts_with(MAGIC) && bytes.ends_with(MAGIC)
+}
+
 /// An open input.
 pub struct Input {
     /// What the input is, to name it in a message.
@@ -219,10 +228,8 @@ impl Input {
     #[cfg(unix)]
     pub fn has_parquet_magic(&self) -> bool {
         use std::os::unix::fs::FileExt;
-        const MAGIC: &[u8; 4] = b"PAR1";
         if let Reader::Read(read) = &self.reader {
-            let bytes = read.get_ref();
-            return bytes.len() >= 12 && bytes.starts_with(MAGIC) && bytes.ends_with(MAGIC);
+            return is_parquet_magic(read.get_ref());
         }
         let (Reader::File(file), Some(at_open)) = (&self.reader, self.at_open) else {
             return false;
@@ -237,7 +244,7 @@ impl Input {
 
     #[cfg(not(unix))]
     pub fn has_parquet_magic(&self) -> bool {
-        false
+        matches!(&self.reader, Reader::Read(read) if is_parquet_magic(read.get_ref()))
     }
 
     fn read_some(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {

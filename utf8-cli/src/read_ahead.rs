@@ -29,7 +29,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::input::Input;
+use crate::input::{Input, is_parquet_magic};
 use crate::walk::BINARY_PROBE;
 
 /// The largest file read ahead: 64 KiB. Its system calls then cost about as
@@ -144,12 +144,7 @@ fn read_ahead(wanted: &ToRead<'_>, is_valid: &impl Fn(&[u8]) -> bool) -> Ahead {
 
 /// What the whole file `bytes` needs at its turn.
 fn judge(wanted: &ToRead<'_>, bytes: &[u8], is_valid: &impl Fn(&[u8]) -> bool) -> Ahead {
-    const MAGIC: &[u8; 4] = b"PAR1";
-    if wanted.sniff_parquet
-        && bytes.len() >= 12
-        && bytes.starts_with(MAGIC)
-        && bytes.ends_with(MAGIC)
-    {
+    if wanted.sniff_parquet && is_parquet_magic(bytes) {
         return Ahead::Read(Input::read_ahead(wanted.path, bytes.to_vec()));
     }
     let probe = &bytes[..bytes.len().min(BINARY_PROBE)];

@@ -154,7 +154,7 @@ int main(void) {
 /// compiled under the sanitizers and fed every input in an allocation of
 /// its own: its lines.
 pub fn run_c(name: &str, tables: &Tables, answer: &str, inputs: &[Vec<u8>]) -> Vec<String> {
-    run_c_with(name, tables, answer, inputs, &[])
+    run_c_on(&Toolchain::native(), name, tables, answer, inputs, &[])
 }
 
 /// The C compiler and how its programs run: gcc under the sanitizers,
@@ -193,18 +193,8 @@ impl Toolchain {
     }
 }
 
-/// [`run_c`] with `flags` given to gcc besides.
-pub fn run_c_with(
-    name: &str,
-    tables: &Tables,
-    answer: &str,
-    inputs: &[Vec<u8>],
-    flags: &[&str],
-) -> Vec<String> {
-    run_c_on(&Toolchain::native(), name, tables, answer, inputs, flags)
-}
-
-/// [`run_c_with`] compiled and run by `toolchain`.
+/// [`run_c`] compiled and run by `toolchain`, with `flags` given to the
+/// compiler besides.
 pub fn run_c_on(
     toolchain: &Toolchain,
     name: &str,
