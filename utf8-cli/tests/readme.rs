@@ -198,9 +198,10 @@ fn the_manual_has_a_whole_commands_table_and_a_heading_for_every_subcommand() {
     }
 }
 
-/// The manual's C program, compiled against `utf8 tables --emit c` and
-/// run at each vector level the machine has, and without vector code: it
-/// prints what its comment says.
+/// The manual's C program (which the book shows on each ruleset's page),
+/// compiled against `utf8 tables --ruleset NAME --emit c` for every
+/// built-in ruleset and run at each vector level the machine has, and
+/// without vector code: it prints what its comment says.
 #[test]
 fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_says() {
     let start = MANUAL.find("```c\n").expect("the manual's C program") + "```c\n".len();
@@ -213,13 +214,20 @@ fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_
         .expect("the comment that says what it prints");
 
     let directory = scratch();
-    let tables = std::process::Command::new(env!("CARGO_BIN_EXE_utf8"))
-        .args(["tables", "--emit", "c"])
-        .output()
-        .expect("utf8 tables runs");
-    assert!(tables.status.success());
-    std::fs::write(directory.path().join("tables.h"), tables.stdout).unwrap();
     std::fs::write(directory.path().join("main.c"), program).unwrap();
+    for ruleset in ["rfc3629", "legacy31", "cesu8", "mutf8", "wtf8", "rfc2279"] {
+        let tables = std::process::Command::new(env!("CARGO_BIN_EXE_utf8"))
+            .args(["tables", "--ruleset", ruleset, "--emit", "c"])
+            .output()
+            .expect("utf8 tables runs");
+        assert!(tables.status.success(), "{ruleset}");
+        std::fs::write(directory.path().join("tables.h"), tables.stdout).unwrap();
+        compiles_and_says(directory.path(), ruleset, said);
+    }
+}
+
+/// `main.c` in `directory`, compiled at each level and run, prints `said`.
+fn compiles_and_says(directory: &std::path::Path, ruleset: &str, said: &str) {
     let mut levels: Vec<&[&str]> = vec![&[], &["-DUTF8_NO_VECTOR"]];
     #[cfg(target_arch = "x86_64")]
     {
@@ -231,18 +239,18 @@ fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_
         }
     }
     for flags in levels {
-        let binary = directory.path().join("main");
+        let binary = directory.join("main");
         let compiled = std::process::Command::new("cc")
             .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
             .args(flags)
             .arg("-o")
             .arg(&binary)
-            .arg(directory.path().join("main.c"))
+            .arg(directory.join("main.c"))
             .output()
             .expect("cc runs");
         assert!(
             compiled.status.success(),
-            "{flags:?}: {}",
+            "{ruleset} {flags:?}: {}",
             String::from_utf8_lossy(&compiled.stderr)
         );
         let ran = std::process::Command::new(&binary)
@@ -252,7 +260,7 @@ fn the_manuals_c_program_compiles_against_the_emitted_tables_and_prints_what_it_
         assert_eq!(
             String::from_utf8(ran.stdout).unwrap(),
             format!("{said}\n"),
-            "{flags:?}"
+            "{ruleset} {flags:?}"
         );
     }
 }

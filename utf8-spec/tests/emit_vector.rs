@@ -4,8 +4,9 @@
 //! for every grammar of the emit tests and a user grammar whose check
 //! proves (the Basic Multilingual Plane by scalars): its `valid_up_to` and
 //! `error_len` against the class tables' on the corpus, windows of it cut
-//! and mutated, random inputs, and every length 0 to 300 at each of 32
-//! alignments. Each input lies at the end of its allocation, where ASan
+//! and mutated, random inputs, every length 0 to 300 at each of 32
+//! alignments, and long texts that stop the UTF-8 shortcut (which CESU-8,
+//! WTF-8 and RFC 2279 take first) at every density. Each input lies at the end of its allocation, where ASan
 //! guards the next byte, and again just before a page without access.
 //!
 //! CI's NEON step runs it again with `UTF8_TEST_C_CROSS=aarch64-linux-gnu-gcc`
@@ -21,7 +22,9 @@ use utf8_spec::simd::SimdTables;
 use utf8_spec::{Derivation, Tables};
 
 /// `utf8_validate_simd` on the input placed at 32 alignments in turn, and
-/// again ending where a `PROT_NONE` page begins: `valid_up_to error_len`.
+/// again ending where a `PROT_NONE` page begins: `valid_up_to error_len`;
+/// and `utf8_stream_simd` on it in three pieces, which must reach the state
+/// `utf8_stream` reaches on the whole.
 const VALIDATE_SIMD: &str = r#"
         static size_t record = 0;
         size_t shift = record++ % 32;
@@ -40,6 +43,20 @@ const VALIDATE_SIMD: &str = r#"
         if (guarded.valid_up_to != result.valid_up_to || guarded.error_len != result.error_len) return 5;
         munmap(pages, span + page);
         free(placed);
+        /* utf8_stream_simd over three pieces, each in an allocation of its own, cut at
+           places that move from input to input: the state utf8_stream reaches. */
+        size_t cuts[4] = {0, (record * 7919u) % (n + 1), 0, n};
+        cuts[2] = cuts[1] + (n - cuts[1]) / 2;
+        uint32_t state = UTF8_SHIFT_START;
+        for (int k = 0; k < 3; k++) {
+            size_t len = cuts[k + 1] - cuts[k];
+            uint8_t *piece = malloc(len ? len : 1);
+            if (!piece) return 2;
+            if (len) memcpy(piece, input + cuts[k], len);
+            state = utf8_stream_simd(state, piece, len);
+            free(piece);
+        }
+        if (utf8_shift_field(state) != utf8_shift_field(utf8_stream(UTF8_SHIFT_START, input, n))) return 6;
         printf("%zu %d\n", result.valid_up_to, result.error_len);
 "#;
 
@@ -122,6 +139,50 @@ fn long_inputs(corpus: &[Vec<u8>]) -> Vec<Vec<u8>> {
     inputs
 }
 
+/// Text the UTF-8 shortcut stops on again and again, at every density,
+/// up to 12 KB: characters of one to three bytes with surrogate pairs
+/// (CESU-8's supplementary characters), or with lone surrogates and
+/// four-byte characters (WTF-8's), every `gap` bytes or so. The ruleset's
+/// own check then reads windows that grow, end at restart points and are
+/// cut by the input's end. Each text also with a byte changed, and cut.
+fn shortcut_stops() -> Vec<Vec<u8>> {
+    let mut rng = Rng(0x5C07);
+    let filler = ["a", "b", " ", "\u{E9}", "\u{20AC}"];
+    let cesu8: [&[u8]; 1] = [b"\xED\xA0\xBD\xED\xB8\x80"];
+    let wtf8: [&[u8]; 3] = [b"\xED\xA0\xBD", b"\xED\xB8\x80", "\u{1F600}".as_bytes()];
+    let mut inputs = Vec::new();
+    for gap in [0, 1, 7, 60, 400, 1000, 1100, 2100, 5000] {
+        for round in 0..6 {
+            let specials: &[&[u8]] = if round % 2 == 0 { &cesu8 } else { &wtf8 };
+            let len = 1 + rng.below(12_000);
+            let mut input = Vec::new();
+            while input.len() < len {
+                // At least one character between specials, so that a lone
+                // lead never meets a trail.
+                for _ in 0..=rng.below(2 * gap + 1) {
+                    input.extend_from_slice(filler[rng.below(filler.len())].as_bytes());
+                }
+                input.extend_from_slice(specials[rng.below(specials.len())]);
+            }
+            let mut changed = input.clone();
+            let at = rng.below(changed.len());
+            changed[at] = rng.next() as u8;
+            let cut = input[..rng.below(input.len())].to_vec();
+            inputs.extend([input, changed, cut]);
+        }
+    }
+    // A surrogate at the start stops the shortcut there, so the own check's
+    // first window ends near byte 1024: a pair of surrogates (CESU-8's
+    // character, WTF-8's error) at every place across that end.
+    for start in [cesu8[0], wtf8[0], wtf8[1]] {
+        for at in 1000..1040 {
+            let run = vec![b'a'; at - start.len()];
+            inputs.push([start, &run[..], cesu8[0], &[b'a'; 100]].concat());
+        }
+    }
+    inputs
+}
+
 /// Each length 0 to 300 of a mixed text, 32 times in a row: the harness
 /// places the copies at 32 alignments.
 fn every_length_at_every_alignment() -> Vec<Vec<u8>> {
@@ -192,6 +253,7 @@ fn the_emitted_vector_validator_finds_the_exact_error_at_every_level_under_the_s
     let mut all = corpus.clone();
     all.extend(long_inputs(&corpus));
     all.extend(every_length_at_every_alignment());
+    all.extend(shortcut_stops());
     let toolchain = Toolchain::from_env();
     for (name, derivation) in grammars_with_a_proved_user_grammar() {
         check(&toolchain, &name, derivation.tables(), &all);

@@ -243,14 +243,17 @@ pub fn run_c_on(
         .spawn()
         .expect("the program runs");
     let mut stdin = child.stdin.take().expect("its input");
-    let feed = std::thread::spawn(move || stdin.write_all(&records).expect("the records written"));
+    // A program that fails stops reading: its status says why, not the pipe.
+    let feed = std::thread::spawn(move || stdin.write_all(&records));
     let output = child.wait_with_output().expect("its answers");
-    feed.join().expect("fed");
+    let fed = feed.join().expect("the feeding thread");
     assert!(
         output.status.success(),
-        "{name}: {}",
+        "{name}: {} {}",
+        output.status,
         String::from_utf8_lossy(&output.stderr)
     );
+    fed.expect("the records written");
     let answers = String::from_utf8(output.stdout).expect("text");
     let answers: Vec<String> = answers.lines().map(str::to_owned).collect();
     assert_eq!(answers.len(), inputs.len(), "{name}");

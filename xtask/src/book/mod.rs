@@ -137,10 +137,23 @@ mod tests {
         for ruleset in BUILTIN {
             let page = &book[&format!("{}.html", ruleset.name)];
             for id in [
-                "grammar", "nfa", "dfa", "rounds", "minimal", "classes", "tables",
+                "grammar",
+                "nfa",
+                "dfa",
+                "rounds",
+                "minimal",
+                "classes",
+                "tables",
+                "elsewhere",
             ] {
                 section(page, id);
             }
+            let elsewhere = section(page, "elsewhere");
+            assert!(elsewhere.contains(&format!(
+                "utf8 tables --ruleset {} --emit c &gt; tables.h",
+                ruleset.name
+            )));
+            assert!(elsewhere.contains("utf8_validate_simd((const uint8_t *)text"));
         }
     }
 

@@ -78,12 +78,49 @@ pub(crate) fn page(ruleset: &Ruleset) -> (String, String) {
             inline(heading)
         );
     }
-    body.push_str("<li><a href=\"#tables\">The tables</a></li>\n</ol></nav>\n");
+    body.push_str(
+        "<li><a href=\"#tables\">The tables</a></li>\n\
+         <li><a href=\"#elsewhere\">The tables in another program</a></li>\n</ol></nav>\n",
+    );
     for (number, (stage, heading, why)) in STAGES.iter().enumerate() {
         body.push_str(&section(&derivation, *stage, number + 1, heading, why));
     }
     body.push_str(&tables_section(derivation.tables(), STAGES.len() + 1));
+    body.push_str(&elsewhere_section(ruleset, STAGES.len() + 2));
     (format!("{} — the derivation", ruleset.name), body)
+}
+
+/// The manual's C program: the one its test compiles against each built-in
+/// ruleset's emitted C and runs.
+const MANUAL: &str = include_str!("../../../utf8-cli/README.md");
+
+/// The manual's C program, its `#include` line naming `ruleset`'s command.
+fn c_program(ruleset: &Ruleset) -> String {
+    let start = MANUAL.find("```c\n").expect("the manual's C program") + "```c\n".len();
+    let program = &MANUAL[start..];
+    let program = &program[..program.find("```").expect("its end")];
+    program.replace(
+        "utf8 tables --emit c > tables.h",
+        &format!("utf8 tables --ruleset {} --emit c > tables.h", ruleset.name),
+    )
+}
+
+/// The same tables for another program: the command and a C program using
+/// the validator it writes.
+fn elsewhere_section(ruleset: &Ruleset, number: usize) -> String {
+    format!(
+        "<section id=\"elsewhere\">\n<h2>{number}. The tables in another program</h2>\n\
+         <p><code>utf8 tables --ruleset {name} --emit c</code> writes these tables as one C99 \
+         header, with the same automaton as a shift DFA and, where the derivation proves it, \
+         the vectorised check: <code>utf8_validate_simd</code> says what Rust's \
+         <code>Utf8Error</code> says, 32 bytes at a time with AVX2 and 16 with SSE4.1 or NEON, \
+         and <code>utf8_stream_simd</code> validates in pieces. <code>--emit rust</code> and \
+         <code>--emit json</code> give the same tables. Compiled with <code>cc -O2 -mavx2 \
+         main.c</code>, this program prints what its comment says:</p>\n\
+         <pre><code>{program}</code></pre>\n</section>\n",
+        name = escape(ruleset.name),
+        program = escape(&c_program(ruleset)),
+    )
 }
 
 /// One stage: why it is there, what it found, its picture, and its table

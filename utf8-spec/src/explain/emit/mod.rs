@@ -8,6 +8,7 @@ use crate::Tables;
 mod shift;
 mod vector;
 mod vector_paths;
+mod vector_restart;
 
 use shift::{Shift, TOO_MANY_STATES};
 
@@ -62,7 +63,8 @@ pub fn emit(tables: &Tables, language: Emit) -> String {
                 || format!("\n/* {TOO_MANY_STATES}. */\n"),
                 |dfa| format!("\n{}", shift::c(dfa)),
             );
-            c(tables) + &text + &vector::c(&vector, shift.is_some())
+            let shortcut = vector_restart::find(tables, &vector);
+            c(tables) + &text + &vector::c(&vector, shift.is_some(), shortcut.as_ref())
         }
         Emit::Json => {
             let text = shift

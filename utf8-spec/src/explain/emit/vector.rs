@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 
 use super::super::stage::json::string as json_string;
-use super::vector_paths;
+use super::vector_paths::{self, Names, OWN};
+use super::vector_restart::{self, Shortcut};
 use crate::Tables;
 use crate::simd::{CONTINUATION_BIT, Declined, PairRule, SimdTables};
 
@@ -252,7 +253,7 @@ fn rust_check(simd: &SimdTables, out: &mut String) {
 /// The tables, the check a byte at a time and, where the shift DFA is
 /// there to find an exact error (`with_validator`), the vector validator
 /// `utf8_validate_simd`.
-pub(super) fn c(vector: &Vector, with_validator: bool) -> String {
+pub(super) fn c(vector: &Vector, with_validator: bool, shortcut: Option<&Shortcut>) -> String {
     let simd = match vector {
         Ok(simd) => simd,
         Err(declined) => {
@@ -260,6 +261,7 @@ pub(super) fn c(vector: &Vector, with_validator: bool) -> String {
             let mut out = format!("\n/* No vectorised check: {reason}. */\n");
             if with_validator {
                 out.push_str(SCALAR_ONLY);
+                out.push_str(vector_restart::SCALAR_STREAM);
             }
             return out;
         }
@@ -267,10 +269,10 @@ pub(super) fn c(vector: &Vector, with_validator: bool) -> String {
     let mut out = String::from("\n/* ");
     out.push_str(&preamble(simd).join("\n   "));
     out.push_str(" */\n");
-    c_constants(simd, &mut out);
+    c_constants(simd, OWN, true, &mut out);
     c_check(simd, &mut out);
     if with_validator {
-        out.push_str(&vector_paths::c(simd));
+        out.push_str(&vector_paths::c(simd, shortcut));
     }
     out
 }
@@ -281,14 +283,19 @@ const SCALAR_ONLY: &str = "\n/* The shift DFA alone: this ruleset has no vectori
         return utf8_validate(p, n, result);\n\
     }\n";
 
-/// The tables as an `enum` of constants and `static const` arrays.
-fn c_constants(simd: &SimdTables, out: &mut String) {
+/// The tables as an `enum` of constants and `static const` arrays, named
+/// by `names`. Without `byte_check` (the check a byte at a time, the one
+/// reader of the error masks and the thresholds besides the vector code,
+/// which has them written into it), those two are comments: C warns of a
+/// table nothing reads.
+pub(super) fn c_constants(simd: &SimdTables, names: Names, byte_check: bool, out: &mut String) {
+    let Names { lower, upper } = names;
     let sets = simd.sets().len();
     let (before, after) = frame(simd);
     let _ = writeln!(
         out,
-        "enum {{ UTF8_VEC_SETS = {sets}, UTF8_VEC_MAX_SEQUENCE = {}, UTF8_VEC_BOUNDARY = {:#04X},\n       \
-         UTF8_VEC_MAX_LAG = {}, UTF8_VEC_ASCII_SKIP_FROM = {}, UTF8_VEC_BEFORE = {before}, UTF8_VEC_AFTER = {after} }};",
+        "enum {{ UTF8_{upper}_SETS = {sets}, UTF8_{upper}_MAX_SEQUENCE = {}, UTF8_{upper}_BOUNDARY = {:#04X},\n       \
+         UTF8_{upper}_MAX_LAG = {}, UTF8_{upper}_ASCII_SKIP_FROM = {}, UTF8_{upper}_BEFORE = {before}, UTF8_{upper}_AFTER = {after} }};",
         simd.max_sequence_len(),
         simd.boundary(),
         simd.max_lag(),
@@ -298,7 +305,7 @@ fn c_constants(simd: &SimdTables, out: &mut String) {
     for (name, tables) in tables_of(simd) {
         let _ = writeln!(
             out,
-            "static const uint8_t utf8_vec_{}[UTF8_VEC_SETS][16] = {{",
+            "static const uint8_t utf8_{lower}_{}[UTF8_{upper}_SETS][16] = {{",
             name.to_lowercase()
         );
         for table in tables {
@@ -306,12 +313,19 @@ fn c_constants(simd: &SimdTables, out: &mut String) {
         }
         let _ = writeln!(out, "}};");
     }
-    let _ = writeln!(
-        out,
-        "/* Each set's error bits: all but the pairing term's markers. */\n\
-         static const uint8_t utf8_vec_error_mask[UTF8_VEC_SETS] = {{{}}};",
-        hex_bytes(&error_masks(simd))
-    );
+    let masks = hex_bytes(&error_masks(simd));
+    if byte_check {
+        let _ = writeln!(
+            out,
+            "/* Each set's error bits: all but the pairing term's markers. */\n\
+             static const uint8_t utf8_{lower}_error_mask[UTF8_{upper}_SETS] = {{{masks}}};"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "/* Each set's error bits, written into utf8_{lower}_block: {masks}. */"
+        );
+    }
     // C has no empty arrays: a ruleset of one-byte sequences has neither
     // thresholds.
     for (name, values, what) in [
@@ -326,10 +340,19 @@ fn c_constants(simd: &SimdTables, out: &mut String) {
             "the input ends inside a sequence when the byte k before its end is at least incomplete[k - 1]",
         ),
     ] {
-        if !values.is_empty() {
+        if values.is_empty() {
+            continue;
+        }
+        if !byte_check && name == "must_continue" {
             let _ = writeln!(
                 out,
-                "/* {what} */\nstatic const uint8_t utf8_vec_{name}[{}] = {{{}}};",
+                "/* {what}, written into utf8_{lower}_block: {}. */",
+                hex_bytes(values)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "/* {what} */\nstatic const uint8_t utf8_{lower}_{name}[{}] = {{{}}};",
                 values.len(),
                 hex_bytes(values)
             );

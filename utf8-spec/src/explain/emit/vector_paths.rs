@@ -13,6 +13,7 @@
 
 use std::fmt::Write as _;
 
+use super::vector_restart::{self, Shortcut};
 use crate::simd::{CONTINUATION_BIT, PairRule, SimdTables};
 
 /// The instruction sets' layers, each defining `UTF8_V_WIDTH` and the
@@ -87,21 +88,74 @@ static inline bool utf8_v_any_below(utf8_v x, uint8_t t) { return vminvq_s8(vrei
 #endif
 "#;
 
-/// The vector validator for `simd`'s ruleset: the ISA layers, the check of
-/// one block, and `utf8_validate_simd`.
-pub(super) fn c(simd: &SimdTables) -> String {
+/// The C names of one vector check's items: functions and tables
+/// `utf8_{lower}_*`, constants `UTF8_{upper}_*`. The ruleset's own check is
+/// `vec`; the UTF-8 shortcut's language, where the validator takes it
+/// first, is `shortcut`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Names {
+    pub lower: &'static str,
+    pub upper: &'static str,
+}
+
+/// The ruleset's own check.
+pub(super) const OWN: Names = Names {
+    lower: "vec",
+    upper: "VEC",
+};
+
+/// The UTF-8 shortcut's language.
+pub(super) const SHORTCUT: Names = Names {
+    lower: "shortcut",
+    upper: "SHORTCUT",
+};
+
+/// The vector validator for `simd`'s ruleset: the ISA layers, the block
+/// checks, and `utf8_validate_simd`, which takes the UTF-8 shortcut first
+/// where `shortcut` is given.
+pub(super) fn c(simd: &SimdTables, shortcut: Option<&Shortcut>) -> String {
     let mut out = String::from(ISA_LAYERS);
     out.push_str("\n#ifdef UTF8_V_WIDTH\n");
-    block(simd, &mut out);
-    validate(simd, &mut out);
+    helpers(&mut out);
+    scan(simd, OWN, &mut out);
+    let _ = writeln!(
+        out,
+        "/* The ruleset's own check over the whole input, the exact error found from the last\n   \
+            point where the automaton was known to be at its start. */\n\
+         static inline bool utf8_vec_validate(const uint8_t *p, size_t n, struct utf8_result *result) {{\n    \
+             size_t resume;\n    \
+             if (utf8_vec_scan(p, n, &resume)) {{\n        \
+                 result->valid_up_to = n;\n        \
+                 result->error_len = 0;\n        \
+                 return true;\n    \
+             }}\n    \
+             return utf8_validate_from(p, n, resume, UTF8_SHIFT_START, result);\n\
+         }}\n"
+    );
+    vector_restart::restart_point(simd, &mut out);
+    match shortcut {
+        Some(shortcut) => {
+            vector_restart::constants(shortcut, &mut out);
+            scan(&shortcut.check, SHORTCUT, &mut out);
+            vector_restart::driver(&mut out);
+        }
+        None => out.push_str(
+            "/* Validates the n bytes at p as utf8_validate does, the check a block at a time. */\n\
+             static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
+                 return utf8_vec_validate(p, n, result);\n\
+             }\n",
+        ),
+    }
+    vector_restart::stream(&mut out);
     out.push_str(
         "#else\n\
          /* No vector instructions: the shift DFA alone. */\n\
          static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
              return utf8_validate(p, n, result);\n\
-         }\n\
-         #endif\n",
+         }\n",
     );
+    out.push_str(vector_restart::SCALAR_STREAM);
+    out.push_str("#endif\n");
     out
 }
 
@@ -121,32 +175,40 @@ fn lead_over_boundary(simd: &SimdTables) -> u8 {
     }
 }
 
-/// `utf8_v_block`: one block's errors, with this ruleset's sets, thresholds
-/// and pairing term written out.
-fn block(simd: &SimdTables, out: &mut String) {
+/// What every check's blocks share: the state carried between blocks, a
+/// table set's bits, and the comparison with a threshold.
+fn helpers(out: &mut String) {
+    out.push_str(
+        "/* What a check carries from one block to the next. */\n\
+         struct utf8_v_state {\n    \
+             utf8_v prev;  /* the block before */\n    \
+             utf8_v lead;  /* its pairing lead markers, 0xFF where set */\n    \
+             utf8_v error; /* every error bit so far */\n\
+         };\n\n\
+         /* The bits table set `t` gives each pair of bytes. */\n\
+         static inline utf8_v utf8_v_bits(const utf8_v t[4], utf8_v prev1, utf8_v cur) {\n    \
+             return utf8_v_and(utf8_v_and(utf8_v_lookup(t[0], utf8_v_high(prev1)), utf8_v_lookup(t[1], utf8_v_low(prev1))),\n                      \
+                               utf8_v_and(utf8_v_lookup(t[2], utf8_v_high(cur)), utf8_v_lookup(t[3], utf8_v_low(cur))));\n\
+         }\n\n\
+         /* Whether each byte is at least t: 0xFF where it is. */\n\
+         static inline utf8_v utf8_v_at_least(utf8_v x, uint8_t t) {\n    \
+             return utf8_v_eq(utf8_v_max(x, utf8_v_splat(t)), x);\n\
+         }\n\n",
+    );
+}
+
+/// `utf8_{lower}_block`: one block's errors, with this check's sets,
+/// thresholds and pairing term written out.
+fn block(simd: &SimdTables, names: Names, out: &mut String) {
+    let Names { lower, upper } = names;
     let masks: Vec<u8> = (0..simd.sets().len())
         .map(|set| simd.error_mask(set))
         .collect();
     let _ = writeln!(
         out,
-        "/* What the check carries from one block to the next. */\n\
-         struct utf8_v_state {{\n    \
-             utf8_v prev;  /* the block before */\n    \
-             utf8_v lead;  /* its pairing lead markers, 0xFF where set */\n    \
-             utf8_v error; /* every error bit so far */\n\
-         }};\n\n\
-         /* The bits table set `t` gives each pair of bytes. */\n\
-         static inline utf8_v utf8_v_bits(const utf8_v t[4], utf8_v prev1, utf8_v cur) {{\n    \
-             return utf8_v_and(utf8_v_and(utf8_v_lookup(t[0], utf8_v_high(prev1)), utf8_v_lookup(t[1], utf8_v_low(prev1))),\n                      \
-                               utf8_v_and(utf8_v_lookup(t[2], utf8_v_high(cur)), utf8_v_lookup(t[3], utf8_v_low(cur))));\n\
-         }}\n\n\
-         /* Whether each byte is at least t: 0xFF where it is. */\n\
-         static inline utf8_v utf8_v_at_least(utf8_v x, uint8_t t) {{\n    \
-             return utf8_v_eq(utf8_v_max(x, utf8_v_splat(t)), x);\n\
-         }}\n\n\
-         /* The check of the block `cur` after s->prev, as utf8_vec_check makes it a byte at\n   \
-            a time: its errors ORed into s->error. */\n\
-         static inline void utf8_v_block(utf8_v tables[UTF8_VEC_SETS][4], struct utf8_v_state *s, utf8_v cur) {{\n    \
+        "/* The check of the block `cur` after s->prev, as the utf8_{lower}_* tables make it a byte\n   \
+            at a time: its errors ORed into s->error. */\n\
+         static inline void utf8_{lower}_block(utf8_v tables[UTF8_{upper}_SETS][4], struct utf8_v_state *s, utf8_v cur) {{\n    \
              utf8_v prev1 = UTF8_V_PREV(s->prev, cur, 1);"
     );
     for set in 0..simd.sets().len() {
@@ -203,13 +265,13 @@ fn block(simd: &SimdTables, out: &mut String) {
              s->prev = cur;\n\
          }}\n"
     );
-    unsettled(simd, out);
+    unsettled(simd, names, out);
 }
 
-/// `utf8_v_unsettled`: whether a block, valid so far, leaves the automaton
-/// anywhere but at its start (a sequence cut, or a lead marker owed its
-/// trail).
-fn unsettled(simd: &SimdTables, out: &mut String) {
+/// `utf8_{lower}_unsettled`: whether a block, valid so far, leaves the
+/// automaton anywhere but at its start (a sequence cut, or a lead marker
+/// owed its trail).
+fn unsettled(simd: &SimdTables, Names { lower, .. }: Names, out: &mut String) {
     let owed = match simd.pairing() {
         Some(pairing) => format!(
             " ||\n           utf8_v_any(UTF8_V_PREV(s->lead, utf8_v_splat(0), {}))",
@@ -221,15 +283,16 @@ fn unsettled(simd: &SimdTables, out: &mut String) {
         out,
         "/* Whether the input up to the end of s->prev, valid so far, ends anywhere but where the\n   \
             automaton is at its start: inside a sequence (a byte k before the end at least\n   \
-            utf8_vec_incomplete[k - 1], tested as more than `ends`), or owing a trail marker. */\n\
-         static inline bool utf8_v_unsettled(const struct utf8_v_state *s, utf8_v ends) {{\n    \
+            utf8_{lower}_incomplete[k - 1], tested as more than `ends`), or owing a trail marker. */\n\
+         static inline bool utf8_{lower}_unsettled(const struct utf8_v_state *s, utf8_v ends) {{\n    \
              return utf8_v_any(utf8_v_subs(s->prev, ends)){owed};\n\
          }}\n"
     );
 }
 
-/// `utf8_validate_simd`: the blocks, the framed tail, and the exact error.
-fn validate(simd: &SimdTables, out: &mut String) {
+/// `utf8_{lower}_like_boundary` and its four-block form: whether blocks can
+/// be skipped.
+fn like_boundary(simd: &SimdTables, Names { lower, upper }: Names, out: &mut String) {
     let (one, four) = match simd.ascii_skip_from() {
         None => ("false".to_owned(), "false".to_owned()),
         // Bytes below 0x80 alone: their OR has bit 7 clear.
@@ -239,48 +302,59 @@ fn validate(simd: &SimdTables, out: &mut String) {
         ),
         Some(from) => (
             format!("!utf8_v_any_below(x, {from:#04X})"),
-            "utf8_v_like_boundary(a) && utf8_v_like_boundary(b) && utf8_v_like_boundary(c) && utf8_v_like_boundary(d)".to_owned(),
+            format!(
+                "utf8_{lower}_like_boundary(a) && utf8_{lower}_like_boundary(b) && utf8_{lower}_like_boundary(c) && utf8_{lower}_like_boundary(d)"
+            ),
         ),
     };
     let _ = writeln!(
         out,
         "/* Whether every byte of a block looks like the boundary byte to the check and the\n   \
-            automaton (UTF8_VEC_ASCII_SKIP_FROM to 0x7F); of four blocks. */\n\
-         static inline bool utf8_v_like_boundary(utf8_v x) {{\n    \
+            automaton (UTF8_{upper}_ASCII_SKIP_FROM to 0x7F); of four blocks. */\n\
+         static inline bool utf8_{lower}_like_boundary(utf8_v x) {{\n    \
              return {one};\n\
          }}\n\
-         static inline bool utf8_v_like_boundary4(utf8_v a, utf8_v b, utf8_v c, utf8_v d) {{\n    \
+         static inline bool utf8_{lower}_like_boundary4(utf8_v a, utf8_v b, utf8_v c, utf8_v d) {{\n    \
              return {four};\n\
          }}\n"
     );
+}
+
+/// `utf8_{lower}_scan`: the blocks and the framed tail; where the check
+/// errs, the last point where the automaton was known to be at its start.
+fn scan(simd: &SimdTables, names: Names, out: &mut String) {
+    block(simd, names, out);
+    like_boundary(simd, names, out);
+    let Names { lower, upper } = names;
     let incomplete = if simd.incomplete().is_empty() {
         String::new()
     } else {
-        "\n    for (size_t k = 1; k <= sizeof utf8_vec_incomplete; k++) {\n        \
-             bounds[UTF8_V_WIDTH - k] = (uint8_t)(utf8_vec_incomplete[k - 1] - 1);\n    \
-         }"
-        .to_owned()
+        format!(
+            "\n    for (size_t k = 1; k <= sizeof utf8_{lower}_incomplete; k++) {{\n        \
+                 bounds[UTF8_V_WIDTH - k] = (uint8_t)(utf8_{lower}_incomplete[k - 1] - 1);\n    \
+             }}"
+        )
     };
     let _ = writeln!(
         out,
-        "/* Validates the n bytes at p as utf8_validate does, the check a block at a time. The\n   \
-            automaton is known to be at its start at `resume`: the input's start, the end of a\n   \
-            block of bytes that look like the boundary byte, or the end of a block that ended\n   \
-            settled with no error found up to the end of the next block (an error is reported at\n   \
-            most UTF8_VEC_MAX_LAG bytes late). An error is found exactly from there. */\n\
-         typedef char utf8_v_lag_fits_a_block[UTF8_VEC_MAX_LAG < UTF8_V_WIDTH ? 1 : -1];\n\
-         static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {{\n    \
-             utf8_v tables[UTF8_VEC_SETS][4];\n    \
-             for (int set = 0; set < UTF8_VEC_SETS; set++) {{\n        \
-                 tables[set][0] = utf8_v_table(utf8_vec_prev_high[set]);\n        \
-                 tables[set][1] = utf8_v_table(utf8_vec_prev_low[set]);\n        \
-                 tables[set][2] = utf8_v_table(utf8_vec_cur_high[set]);\n        \
-                 tables[set][3] = utf8_v_table(utf8_vec_cur_low[set]);\n    \
+        "/* Whether the n bytes at p are in the language, the check a block at a time; where they\n   \
+            are not, *resume_at is a point before the error where the automaton is known to be at\n   \
+            its start: the input's start, the end of a block of bytes that look like the boundary\n   \
+            byte, or the end of a block that ended settled with no error found up to the end of the\n   \
+            next block (an error is reported at most UTF8_{upper}_MAX_LAG bytes late). */\n\
+         typedef char utf8_{lower}_lag_fits_a_block[UTF8_{upper}_MAX_LAG < UTF8_V_WIDTH ? 1 : -1];\n\
+         static inline bool utf8_{lower}_scan(const uint8_t *p, size_t n, size_t *resume_at) {{\n    \
+             utf8_v tables[UTF8_{upper}_SETS][4];\n    \
+             for (int set = 0; set < UTF8_{upper}_SETS; set++) {{\n        \
+                 tables[set][0] = utf8_v_table(utf8_{lower}_prev_high[set]);\n        \
+                 tables[set][1] = utf8_v_table(utf8_{lower}_prev_low[set]);\n        \
+                 tables[set][2] = utf8_v_table(utf8_{lower}_cur_high[set]);\n        \
+                 tables[set][3] = utf8_v_table(utf8_{lower}_cur_low[set]);\n    \
              }}\n    \
              uint8_t bounds[UTF8_V_WIDTH];\n    \
              for (size_t k = 0; k < UTF8_V_WIDTH; k++) bounds[k] = 0xFF;{incomplete}\n    \
              const utf8_v ends = utf8_v_load(bounds);\n    \
-             const utf8_v boundary = utf8_v_splat(UTF8_VEC_BOUNDARY), lead_over_boundary = utf8_v_splat({lead:#04X});\n    \
+             const utf8_v boundary = utf8_v_splat(UTF8_{upper}_BOUNDARY), lead_over_boundary = utf8_v_splat({lead:#04X});\n    \
              struct utf8_v_state s = {{boundary, lead_over_boundary, utf8_v_splat(0)}};\n    \
              /* Whether the bytes before the block look like boundary bytes. */\n    \
              bool like_boundary_before = true;\n    \
@@ -290,7 +364,7 @@ fn validate(simd: &SimdTables, out: &mut String) {
              for (; n - i >= 4 * UTF8_V_WIDTH; i += 4 * UTF8_V_WIDTH) {{\n        \
                  utf8_v a = utf8_v_load(p + i), b = utf8_v_load(p + i + UTF8_V_WIDTH);\n        \
                  utf8_v c = utf8_v_load(p + i + 2 * UTF8_V_WIDTH), d = utf8_v_load(p + i + 3 * UTF8_V_WIDTH);\n        \
-                 if (like_boundary_before && utf8_v_like_boundary4(a, b, c, d)) {{\n            \
+                 if (like_boundary_before && utf8_{lower}_like_boundary4(a, b, c, d)) {{\n            \
                      resume = settled_at = i + 4 * UTF8_V_WIDTH;\n            \
                      continue;\n        \
                  }}\n        \
@@ -298,18 +372,18 @@ fn validate(simd: &SimdTables, out: &mut String) {
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
                  }}\n        \
-                 utf8_v_block(tables, &s, a);\n        \
-                 utf8_v_block(tables, &s, b);\n        \
-                 utf8_v_block(tables, &s, c);\n        \
-                 utf8_v_block(tables, &s, d);\n        \
+                 utf8_{lower}_block(tables, &s, a);\n        \
+                 utf8_{lower}_block(tables, &s, b);\n        \
+                 utf8_{lower}_block(tables, &s, c);\n        \
+                 utf8_{lower}_block(tables, &s, d);\n        \
                  if (utf8_v_any(s.error)) break;\n        \
                  resume = settled_at;\n        \
-                 settled_at = utf8_v_unsettled(&s, ends) ? resume : i + 4 * UTF8_V_WIDTH;\n        \
-                 like_boundary_before = utf8_v_like_boundary(d);\n    \
+                 settled_at = utf8_{lower}_unsettled(&s, ends) ? resume : i + 4 * UTF8_V_WIDTH;\n        \
+                 like_boundary_before = utf8_{lower}_like_boundary(d);\n    \
              }}\n    \
              for (; !utf8_v_any(s.error) && n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
                  utf8_v cur = utf8_v_load(p + i);\n        \
-                 bool like_boundary = utf8_v_like_boundary(cur);\n        \
+                 bool like_boundary = utf8_{lower}_like_boundary(cur);\n        \
                  if (like_boundary && like_boundary_before) {{\n            \
                      resume = settled_at = i + UTF8_V_WIDTH;\n            \
                      continue;\n        \
@@ -318,28 +392,25 @@ fn validate(simd: &SimdTables, out: &mut String) {
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
                  }}\n        \
-                 utf8_v_block(tables, &s, cur);\n        \
+                 utf8_{lower}_block(tables, &s, cur);\n        \
                  if (utf8_v_any(s.error)) break;\n        \
                  resume = settled_at;\n        \
-                 settled_at = utf8_v_unsettled(&s, ends) ? resume : i + UTF8_V_WIDTH;\n        \
+                 settled_at = utf8_{lower}_unsettled(&s, ends) ? resume : i + UTF8_V_WIDTH;\n        \
                  like_boundary_before = like_boundary;\n    \
              }}\n    \
              if (!utf8_v_any(s.error)) {{\n        \
                  uint8_t last[UTF8_V_WIDTH];\n        \
-                 for (size_t k = 0; k < UTF8_V_WIDTH; k++) last[k] = k < n - i ? p[i + k] : UTF8_VEC_BOUNDARY;\n        \
+                 for (size_t k = 0; k < UTF8_V_WIDTH; k++) last[k] = k < n - i ? p[i + k] : UTF8_{upper}_BOUNDARY;\n        \
                  if (like_boundary_before) {{\n            \
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
                  }}\n        \
-                 utf8_v_block(tables, &s, utf8_v_load(last));\n        \
-                 utf8_v_block(tables, &s, boundary);\n        \
-                 if (!utf8_v_any(s.error)) {{\n            \
-                     result->valid_up_to = n;\n            \
-                     result->error_len = 0;\n            \
-                     return true;\n        \
-                 }}\n    \
+                 utf8_{lower}_block(tables, &s, utf8_v_load(last));\n        \
+                 utf8_{lower}_block(tables, &s, boundary);\n        \
+                 if (!utf8_v_any(s.error)) return true;\n    \
              }}\n    \
-             return utf8_validate_from(p, n, resume, UTF8_SHIFT_START, result);\n\
+             *resume_at = resume;\n    \
+             return false;\n\
          }}",
         lead = lead_over_boundary(simd),
     );
