@@ -285,9 +285,10 @@ const SCALAR_ONLY: &str = "\n/* The shift DFA alone: this ruleset has no vectori
 
 /// The tables as an `enum` of constants and `static const` arrays, named
 /// by `names`. Without `byte_check` (the check a byte at a time, the one
-/// reader of the error masks and the thresholds besides the vector code,
-/// which has them written into it), those two are comments: C warns of a
-/// table nothing reads.
+/// reader of the error masks and the thresholds: the vector code has the
+/// masks and the must-continue thresholds written into it, and finds the
+/// end of the input by a block of boundary bytes), those are comments, as
+/// C warns of a table nothing reads.
 pub(super) fn c_constants(simd: &SimdTables, names: Names, byte_check: bool, out: &mut String) {
     let Names { lower, upper } = names;
     let sets = simd.sets().len();
@@ -343,12 +344,8 @@ pub(super) fn c_constants(simd: &SimdTables, names: Names, byte_check: bool, out
         if values.is_empty() {
             continue;
         }
-        if !byte_check && name == "must_continue" {
-            let _ = writeln!(
-                out,
-                "/* {what}, written into utf8_{lower}_block: {}. */",
-                hex_bytes(values)
-            );
+        if !byte_check {
+            let _ = writeln!(out, "/* {what}: {}. */", hex_bytes(values));
         } else {
             let _ = writeln!(
                 out,

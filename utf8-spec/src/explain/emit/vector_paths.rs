@@ -1,8 +1,8 @@
 //! The vectorised check as C vector code: the emitted tables put to work
 //! 16 or 32 bytes at a time (SSE4.1, AVX2, or NEON on AArch64, chosen at
 //! compile time from the target's macros), with the exact error found by
-//! the shift DFA, restarted where the automaton was last known to be at its
-//! start. The code reads only inside the caller's buffer: the last bytes
+//! the shift DFA, restarted at the restart point before the block where
+//! the check erred. The code reads only inside the caller's buffer: the last bytes
 //! are copied into a block framed by boundary bytes, as the Rust tail does.
 //!
 //! The ISA layer is a dozen one-line functions over one vector type, the
@@ -117,6 +117,7 @@ pub(super) fn c(simd: &SimdTables, shortcut: Option<&Shortcut>) -> String {
     let mut out = String::from(ISA_LAYERS);
     out.push_str("\n#ifdef UTF8_V_WIDTH\n");
     helpers(&mut out);
+    vector_restart::restart_point(simd, OWN, &mut out);
     scan(simd, OWN, &mut out);
     let _ = writeln!(
         out,
@@ -132,10 +133,10 @@ pub(super) fn c(simd: &SimdTables, shortcut: Option<&Shortcut>) -> String {
              return utf8_validate_from(p, n, resume, UTF8_SHIFT_START, result);\n\
          }}\n"
     );
-    vector_restart::restart_point(simd, &mut out);
     match shortcut {
         Some(shortcut) => {
             vector_restart::constants(shortcut, &mut out);
+            vector_restart::restart_point(&shortcut.check, SHORTCUT, &mut out);
             scan(&shortcut.check, SHORTCUT, &mut out);
             vector_restart::driver(&mut out);
         }
@@ -265,29 +266,6 @@ fn block(simd: &SimdTables, names: Names, out: &mut String) {
              s->prev = cur;\n\
          }}\n"
     );
-    unsettled(simd, names, out);
-}
-
-/// `utf8_{lower}_unsettled`: whether a block, valid so far, leaves the
-/// automaton anywhere but at its start (a sequence cut, or a lead marker
-/// owed its trail).
-fn unsettled(simd: &SimdTables, Names { lower, .. }: Names, out: &mut String) {
-    let owed = match simd.pairing() {
-        Some(pairing) => format!(
-            " ||\n           utf8_v_any(UTF8_V_PREV(s->lead, utf8_v_splat(0), {}))",
-            pairing.distance
-        ),
-        None => String::new(),
-    };
-    let _ = writeln!(
-        out,
-        "/* Whether the input up to the end of s->prev, valid so far, ends anywhere but where the\n   \
-            automaton is at its start: inside a sequence (a byte k before the end at least\n   \
-            utf8_{lower}_incomplete[k - 1], tested as more than `ends`), or owing a trail marker. */\n\
-         static inline bool utf8_{lower}_unsettled(const struct utf8_v_state *s, utf8_v ends) {{\n    \
-             return utf8_v_any(utf8_v_subs(s->prev, ends)){owed};\n\
-         }}\n"
-    );
 }
 
 /// `utf8_{lower}_like_boundary` and its four-block form: whether blocks can
@@ -321,28 +299,18 @@ fn like_boundary(simd: &SimdTables, Names { lower, upper }: Names, out: &mut Str
 }
 
 /// `utf8_{lower}_scan`: the blocks and the framed tail; where the check
-/// errs, the last point where the automaton was known to be at its start.
+/// errs, a point before the error where the automaton is at its start.
 fn scan(simd: &SimdTables, names: Names, out: &mut String) {
     block(simd, names, out);
     like_boundary(simd, names, out);
     let Names { lower, upper } = names;
-    let incomplete = if simd.incomplete().is_empty() {
-        String::new()
-    } else {
-        format!(
-            "\n    for (size_t k = 1; k <= sizeof utf8_{lower}_incomplete; k++) {{\n        \
-                 bounds[UTF8_V_WIDTH - k] = (uint8_t)(utf8_{lower}_incomplete[k - 1] - 1);\n    \
-             }}"
-        )
-    };
     let _ = writeln!(
         out,
         "/* Whether the n bytes at p are in the language, the check a block at a time; where they\n   \
-            are not, *resume_at is a point before the error where the automaton is known to be at\n   \
-            its start: the input's start, the end of a block of bytes that look like the boundary\n   \
-            byte, or the end of a block that ended settled with no error found up to the end of the\n   \
-            next block (an error is reported at most UTF8_{upper}_MAX_LAG bytes late). */\n\
-         typedef char utf8_{lower}_lag_fits_a_block[UTF8_{upper}_MAX_LAG < UTF8_V_WIDTH ? 1 : -1];\n\
+            are not, *resume_at is a point before the error where the automaton is at its start:\n   \
+            the check errs at most UTF8_{upper}_MAX_LAG bytes after the byte on which the automaton\n   \
+            dies, so the automaton is alive up to that far before the block that erred, and the\n   \
+            restart point at or before there is where a sequence starts. */\n\
          static inline bool utf8_{lower}_scan(const uint8_t *p, size_t n, size_t *resume_at) {{\n    \
              utf8_v tables[UTF8_{upper}_SETS][4];\n    \
              for (int set = 0; set < UTF8_{upper}_SETS; set++) {{\n        \
@@ -351,23 +319,18 @@ fn scan(simd: &SimdTables, names: Names, out: &mut String) {
                  tables[set][2] = utf8_v_table(utf8_{lower}_cur_high[set]);\n        \
                  tables[set][3] = utf8_v_table(utf8_{lower}_cur_low[set]);\n    \
              }}\n    \
-             uint8_t bounds[UTF8_V_WIDTH];\n    \
-             for (size_t k = 0; k < UTF8_V_WIDTH; k++) bounds[k] = 0xFF;{incomplete}\n    \
-             const utf8_v ends = utf8_v_load(bounds);\n    \
              const utf8_v boundary = utf8_v_splat(UTF8_{upper}_BOUNDARY), lead_over_boundary = utf8_v_splat({lead:#04X});\n    \
              struct utf8_v_state s = {{boundary, lead_over_boundary, utf8_v_splat(0)}};\n    \
-             /* Whether the bytes before the block look like boundary bytes. */\n    \
+             /* Whether the bytes before the block look like boundary bytes: the automaton is\n       \
+                at its start, and a block of such bytes can be skipped. */\n    \
              bool like_boundary_before = true;\n    \
-             size_t i = 0, resume = 0, settled_at = 0;\n    \
-             /* Four blocks a turn, tested once: for errors, for where the automaton stands,\n       \
-                and for bytes that all look like boundary bytes. */\n    \
+             size_t i = 0;\n    \
+             /* Four blocks a turn, tested once for errors and for bytes that all look like\n       \
+                boundary bytes. */\n    \
              for (; n - i >= 4 * UTF8_V_WIDTH; i += 4 * UTF8_V_WIDTH) {{\n        \
                  utf8_v a = utf8_v_load(p + i), b = utf8_v_load(p + i + UTF8_V_WIDTH);\n        \
                  utf8_v c = utf8_v_load(p + i + 2 * UTF8_V_WIDTH), d = utf8_v_load(p + i + 3 * UTF8_V_WIDTH);\n        \
-                 if (like_boundary_before && utf8_{lower}_like_boundary4(a, b, c, d)) {{\n            \
-                     resume = settled_at = i + 4 * UTF8_V_WIDTH;\n            \
-                     continue;\n        \
-                 }}\n        \
+                 if (like_boundary_before && utf8_{lower}_like_boundary4(a, b, c, d)) continue;\n        \
                  if (like_boundary_before) {{\n            \
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
@@ -377,25 +340,18 @@ fn scan(simd: &SimdTables, names: Names, out: &mut String) {
                  utf8_{lower}_block(tables, &s, c);\n        \
                  utf8_{lower}_block(tables, &s, d);\n        \
                  if (utf8_v_any(s.error)) break;\n        \
-                 resume = settled_at;\n        \
-                 settled_at = utf8_{lower}_unsettled(&s, ends) ? resume : i + 4 * UTF8_V_WIDTH;\n        \
                  like_boundary_before = utf8_{lower}_like_boundary(d);\n    \
              }}\n    \
              for (; !utf8_v_any(s.error) && n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
                  utf8_v cur = utf8_v_load(p + i);\n        \
                  bool like_boundary = utf8_{lower}_like_boundary(cur);\n        \
-                 if (like_boundary && like_boundary_before) {{\n            \
-                     resume = settled_at = i + UTF8_V_WIDTH;\n            \
-                     continue;\n        \
-                 }}\n        \
+                 if (like_boundary && like_boundary_before) continue;\n        \
                  if (like_boundary_before) {{\n            \
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
                  }}\n        \
                  utf8_{lower}_block(tables, &s, cur);\n        \
                  if (utf8_v_any(s.error)) break;\n        \
-                 resume = settled_at;\n        \
-                 settled_at = utf8_{lower}_unsettled(&s, ends) ? resume : i + UTF8_V_WIDTH;\n        \
                  like_boundary_before = like_boundary;\n    \
              }}\n    \
              if (!utf8_v_any(s.error)) {{\n        \
@@ -409,7 +365,7 @@ fn scan(simd: &SimdTables, names: Names, out: &mut String) {
                  utf8_{lower}_block(tables, &s, boundary);\n        \
                  if (!utf8_v_any(s.error)) return true;\n    \
              }}\n    \
-             *resume_at = resume;\n    \
+             *resume_at = utf8_{lower}_restart_point(p, n, i > UTF8_{upper}_MAX_LAG ? i - UTF8_{upper}_MAX_LAG : 0);\n    \
              return false;\n\
          }}",
         lead = lead_over_boundary(simd),

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::vector::{self, Vector};
-use super::vector_paths::SHORTCUT;
+use super::vector_paths::{Names, SHORTCUT};
 use crate::Tables;
 use crate::simd::SimdTables;
 use crate::utf8_shortcut::Utf8Shortcut;
@@ -102,33 +102,34 @@ pub(super) fn driver(out: &mut String) {
     );
 }
 
-/// `utf8_vec_restart_point`: where a window of the ruleset's own check may
-/// end, and the continuation bytes and pending lead markers it steps back
-/// over.
-pub(super) fn restart_point(own: &SimdTables, out: &mut String) {
+/// `utf8_{lower}_restart_point`: where an exact error restarts the
+/// automaton, and where a window of the ruleset's own check may end; with
+/// the continuation bytes and pending lead markers it steps back over.
+pub(super) fn restart_point(simd: &SimdTables, names: Names, out: &mut String) {
+    let Names { lower, .. } = names;
     let mut continuation = [false; 256];
-    for &byte in own.continuation() {
+    for &byte in simd.continuation() {
         continuation[usize::from(byte)] = true;
     }
     let _ = writeln!(
         out,
         "/* The continuation bytes: those that some state inside a sequence accepts. */\n\
-         static const bool utf8_vec_continuation[256] = {{"
+         static const bool utf8_{lower}_continuation[256] = {{"
     );
     for (row, chunk) in continuation.chunks(16).enumerate() {
         let flags: Vec<&str> = chunk.iter().map(|&c| if c { "1" } else { "0" }).collect();
         let _ = writeln!(out, "    {}, /* {row:X}0-{row:X}F */", flags.join(", "));
     }
     let _ = writeln!(out, "}};\n");
-    let step_back = match (own.pairing(), own.marker_bits()) {
+    let step_back = match (simd.pairing(), simd.marker_bits()) {
         (Some(pairing), Some([(lead_set, lead_bit), _])) => {
             let _ = writeln!(
                 out,
                 "/* Whether a lead marker stands in the {} positions before `at`, its trail still to come. */\n\
-                 static inline bool utf8_vec_lead_pending(const uint8_t *p, size_t at) {{\n    \
+                 static inline bool utf8_{lower}_lead_pending(const uint8_t *p, size_t at) {{\n    \
                      size_t earliest = at > {} ? at - {} : 1;\n    \
                      for (size_t i = earliest; i < at; i++) {{\n        \
-                         if (utf8_vec_bits({lead_set}, p[i - 1], p[i]) & {lead_bit:#04X}) return true;\n    \
+                         if (utf8_{lower}_bits({lead_set}, p[i - 1], p[i]) & {lead_bit:#04X}) return true;\n    \
                      }}\n    \
                      return false;\n\
                  }}\n",
@@ -136,10 +137,12 @@ pub(super) fn restart_point(own: &SimdTables, out: &mut String) {
                 pairing.distance,
                 pairing.distance - 1,
             );
-            "\n        if (from == 0 || !utf8_vec_lead_pending(p, from)) return from;\n        \
-             from--;"
+            format!(
+                "\n        if (from == 0 || !utf8_{lower}_lead_pending(p, from)) return from;\n        \
+                 from--;"
+            )
         }
-        _ => "\n        return from;",
+        _ => "\n        return from;".to_owned(),
     };
     let _ = writeln!(
         out,
@@ -147,10 +150,10 @@ pub(super) fn restart_point(own: &SimdTables, out: &mut String) {
             the input is valid that far: a byte that is not a continuation byte starts a sequence,\n   \
             and the derivation proved the automaton at its start there unless a lead marker before\n   \
             it still waits for its trail. 0 if there is none. */\n\
-         static inline size_t utf8_vec_restart_point(const uint8_t *p, size_t n, size_t at) {{\n    \
+         static inline size_t utf8_{lower}_restart_point(const uint8_t *p, size_t n, size_t at) {{\n    \
              size_t from = at < n ? at : n;\n    \
              for (;;) {{\n        \
-                 while (from > 0 && (from == n || utf8_vec_continuation[p[from]])) from--;{step_back}\n    \
+                 while (from > 0 && (from == n || utf8_{lower}_continuation[p[from]])) from--;{step_back}\n    \
              }}\n\
          }}\n"
     );
