@@ -121,8 +121,8 @@ pub(super) fn c(simd: &SimdTables, shortcut: Option<&Shortcut>) -> String {
     scan(simd, OWN, &mut out);
     let _ = writeln!(
         out,
-        "/* The ruleset's own check over the whole input, the exact error found from the last\n   \
-            point where the automaton was known to be at its start. */\n\
+        "/* The ruleset's own check over the whole input, the exact error found by the shift DFA\n   \
+            from the restart point before the block where the check erred. */\n\
          static inline bool utf8_vec_validate(const uint8_t *p, size_t n, struct utf8_result *result) {{\n    \
              size_t resume;\n    \
              if (utf8_vec_scan(p, n, &resume)) {{\n        \
@@ -198,20 +198,49 @@ fn helpers(out: &mut String) {
     );
 }
 
-/// `utf8_{lower}_block`: one block's errors, with this check's sets,
-/// thresholds and pairing term written out.
+/// Where a block's check finds the bytes before each of its bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// Shifted in from the block before, carried in `s->prev`: the first
+    /// block, and the framed tail.
+    Carried,
+    /// Loaded from memory, 1, 2, ... bytes before the block, which the
+    /// buffer holds: every other block. Cheaper than a shift across the
+    /// two halves of an AVX2 vector (utf8-core loads them too).
+    Loaded,
+}
+
+/// `utf8_{lower}_block` (the bytes before carried) and
+/// `utf8_{lower}_block_at` (loaded): one block's errors, with this check's
+/// sets, thresholds and pairing term written out.
 fn block(simd: &SimdTables, names: Names, out: &mut String) {
+    block_of(simd, names, Before::Carried, out);
+    block_of(simd, names, Before::Loaded, out);
+}
+
+fn block_of(simd: &SimdTables, names: Names, before: Before, out: &mut String) {
     let Names { lower, upper } = names;
     let masks: Vec<u8> = (0..simd.sets().len())
         .map(|set| simd.error_mask(set))
         .collect();
-    let _ = writeln!(
-        out,
-        "/* The check of the block `cur` after s->prev, as the utf8_{lower}_* tables make it a byte\n   \
-            at a time: its errors ORed into s->error. */\n\
-         static inline void utf8_{lower}_block(utf8_v tables[UTF8_{upper}_SETS][4], struct utf8_v_state *s, utf8_v cur) {{\n    \
-             utf8_v prev1 = UTF8_V_PREV(s->prev, cur, 1);"
-    );
+    let prev = |back: usize| match before {
+        Before::Carried => format!("UTF8_V_PREV(s->prev, cur, {back})"),
+        Before::Loaded => format!("utf8_v_load(q - {back})"),
+    };
+    let head = match before {
+        Before::Carried => format!(
+            "/* The check of the block `cur` after s->prev, as the utf8_{lower}_* tables make it a byte\n   \
+                at a time: its errors ORed into s->error. */\n\
+             static inline void utf8_{lower}_block(utf8_v tables[UTF8_{upper}_SETS][4], struct utf8_v_state *s, utf8_v cur) {{"
+        ),
+        Before::Loaded => format!(
+            "/* utf8_{lower}_block on the block at q, the bytes before it loaded from q - 1, q - 2, ...,\n   \
+                which the caller's buffer holds. */\n\
+             static inline void utf8_{lower}_block_at(utf8_v tables[UTF8_{upper}_SETS][4], struct utf8_v_state *s, const uint8_t *q) {{\n    \
+                 utf8_v cur = utf8_v_load(q);"
+        ),
+    };
+    let _ = writeln!(out, "{head}\n    utf8_v prev1 = {};", prev(1));
     for set in 0..simd.sets().len() {
         let _ = writeln!(
             out,
@@ -224,11 +253,12 @@ fn block(simd: &SimdTables, names: Names, out: &mut String) {
     for (back, &threshold) in (2..).zip(simd.must_continue()) {
         let test = if threshold >= 0x80 {
             format!(
-                "utf8_v_subs(UTF8_V_PREV(s->prev, cur, {back}), utf8_v_splat({:#04X}))",
+                "utf8_v_subs({}, utf8_v_splat({:#04X}))",
+                prev(back),
                 threshold - 0x80
             )
         } else {
-            format!("utf8_v_at_least(UTF8_V_PREV(s->prev, cur, {back}), {threshold:#04X})")
+            format!("utf8_v_at_least({}, {threshold:#04X})", prev(back))
         };
         let _ = writeln!(out, "    must = utf8_v_or(must, {test});");
     }
@@ -260,10 +290,13 @@ fn block(simd: &SimdTables, names: Names, out: &mut String) {
             pairing.distance
         );
     }
+    let carry = match before {
+        Before::Carried => "\n    s->prev = cur;",
+        Before::Loaded => "",
+    };
     let _ = writeln!(
         out,
-        "    s->error = utf8_v_or(s->error, error);\n    \
-             s->prev = cur;\n\
+        "    s->error = utf8_v_or(s->error, error);{carry}\n\
          }}\n"
     );
 }
@@ -325,34 +358,36 @@ fn scan(simd: &SimdTables, names: Names, out: &mut String) {
                 at its start, and a block of such bytes can be skipped. */\n    \
              bool like_boundary_before = true;\n    \
              size_t i = 0;\n    \
-             /* Four blocks a turn, tested once for errors and for bytes that all look like\n       \
-                boundary bytes. */\n    \
-             for (; n - i >= 4 * UTF8_V_WIDTH; i += 4 * UTF8_V_WIDTH) {{\n        \
-                 utf8_v a = utf8_v_load(p + i), b = utf8_v_load(p + i + UTF8_V_WIDTH);\n        \
-                 utf8_v c = utf8_v_load(p + i + 2 * UTF8_V_WIDTH), d = utf8_v_load(p + i + 3 * UTF8_V_WIDTH);\n        \
-                 if (like_boundary_before && utf8_{lower}_like_boundary4(a, b, c, d)) continue;\n        \
-                 if (like_boundary_before) {{\n            \
-                     s.prev = boundary;\n            \
-                     s.lead = lead_over_boundary;\n        \
-                 }}\n        \
-                 utf8_{lower}_block(tables, &s, a);\n        \
-                 utf8_{lower}_block(tables, &s, b);\n        \
-                 utf8_{lower}_block(tables, &s, c);\n        \
-                 utf8_{lower}_block(tables, &s, d);\n        \
-                 if (utf8_v_any(s.error)) break;\n        \
-                 like_boundary_before = utf8_{lower}_like_boundary(d);\n    \
+             /* The first block, after boundary bytes; the others after the bytes before them. */\n    \
+             if (n >= UTF8_V_WIDTH) {{\n        \
+                 utf8_v first = utf8_v_load(p);\n        \
+                 like_boundary_before = utf8_{lower}_like_boundary(first);\n        \
+                 if (!like_boundary_before) utf8_{lower}_block(tables, &s, first);\n        \
+                 if (!utf8_v_any(s.error)) i = UTF8_V_WIDTH;\n    \
              }}\n    \
-             for (; !utf8_v_any(s.error) && n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n        \
-                 utf8_v cur = utf8_v_load(p + i);\n        \
-                 bool like_boundary = utf8_{lower}_like_boundary(cur);\n        \
-                 if (like_boundary && like_boundary_before) continue;\n        \
-                 if (like_boundary_before) {{\n            \
-                     s.prev = boundary;\n            \
-                     s.lead = lead_over_boundary;\n        \
+             if (!utf8_v_any(s.error)) {{\n        \
+                 /* Four blocks a turn, tested once for errors and for bytes that all look like\n           \
+                    boundary bytes. */\n        \
+                 for (; n - i >= 4 * UTF8_V_WIDTH; i += 4 * UTF8_V_WIDTH) {{\n            \
+                     utf8_v a = utf8_v_load(p + i), b = utf8_v_load(p + i + UTF8_V_WIDTH);\n            \
+                     utf8_v c = utf8_v_load(p + i + 2 * UTF8_V_WIDTH), d = utf8_v_load(p + i + 3 * UTF8_V_WIDTH);\n            \
+                     if (like_boundary_before && utf8_{lower}_like_boundary4(a, b, c, d)) continue;\n            \
+                     if (like_boundary_before) s.lead = lead_over_boundary;\n            \
+                     utf8_{lower}_block_at(tables, &s, p + i);\n            \
+                     utf8_{lower}_block_at(tables, &s, p + i + UTF8_V_WIDTH);\n            \
+                     utf8_{lower}_block_at(tables, &s, p + i + 2 * UTF8_V_WIDTH);\n            \
+                     utf8_{lower}_block_at(tables, &s, p + i + 3 * UTF8_V_WIDTH);\n            \
+                     if (utf8_v_any(s.error)) break;\n            \
+                     like_boundary_before = utf8_{lower}_like_boundary(d);\n        \
                  }}\n        \
-                 utf8_{lower}_block(tables, &s, cur);\n        \
-                 if (utf8_v_any(s.error)) break;\n        \
-                 like_boundary_before = like_boundary;\n    \
+                 for (; !utf8_v_any(s.error) && n - i >= UTF8_V_WIDTH; i += UTF8_V_WIDTH) {{\n            \
+                     bool like_boundary = utf8_{lower}_like_boundary(utf8_v_load(p + i));\n            \
+                     if (like_boundary && like_boundary_before) continue;\n            \
+                     if (like_boundary_before) s.lead = lead_over_boundary;\n            \
+                     utf8_{lower}_block_at(tables, &s, p + i);\n            \
+                     if (utf8_v_any(s.error)) break;\n            \
+                     like_boundary_before = like_boundary;\n        \
+                 }}\n    \
              }}\n    \
              if (!utf8_v_any(s.error)) {{\n        \
                  uint8_t last[UTF8_V_WIDTH];\n        \
@@ -360,6 +395,8 @@ fn scan(simd: &SimdTables, names: Names, out: &mut String) {
                  if (like_boundary_before) {{\n            \
                      s.prev = boundary;\n            \
                      s.lead = lead_over_boundary;\n        \
+                 }} else {{\n            \
+                     s.prev = utf8_v_load(p + i - UTF8_V_WIDTH);\n        \
                  }}\n        \
                  utf8_{lower}_block(tables, &s, utf8_v_load(last));\n        \
                  utf8_{lower}_block(tables, &s, boundary);\n        \
