@@ -259,3 +259,65 @@ fn the_emitted_vector_validator_finds_the_exact_error_at_every_level_under_the_s
         check(&toolchain, &name, derivation.tables(), &all);
     }
 }
+
+/// The UTF-8 shortcut in every language: JSON's `shortcut` holds the
+/// forbidden ranges and the tables of the shortcut language's own proved
+/// check, where the ruleset's own check costs more a block; `null` where it
+/// does not (RFC 3629 is its own shortcut; modified UTF-8's check is as
+/// cheap as UTF-8's); the C and the Rust carry the same tables.
+#[test]
+fn the_shortcut_taken_first_is_emitted_with_its_languages_proved_tables() {
+    use utf8_spec::explain::{Emit, emit};
+    use utf8_spec::rulesets::builtin;
+    use utf8_spec::utf8_shortcut::Utf8Shortcut;
+
+    let utf8 = builtin("rfc3629").unwrap().derive().unwrap();
+    for (name, forbidden) in [
+        ("rfc3629", None),
+        ("mutf8", None),
+        ("cesu8", Some(vec![(0xF0, 0xFF)])),
+        ("wtf8", Some(vec![])),
+        ("rfc2279", Some(vec![])),
+    ] {
+        let tables = builtin(name).unwrap().derive().unwrap().tables().clone();
+        let json: serde_json::Value =
+            serde_json::from_str(&emit(&tables, Emit::Json)).expect("JSON");
+        let c = emit(&tables, Emit::C);
+        let rust = emit(&tables, Emit::Rust);
+        let Some(forbidden) = forbidden else {
+            assert!(json["shortcut"].is_null(), "{name}");
+            assert!(!c.contains("utf8_shortcut_scan"), "{name}");
+            assert!(!rust.contains("SHORTCUT_VECTOR_SETS"), "{name}");
+            continue;
+        };
+        let ranges: Vec<(u64, u64)> = json["shortcut"]["forbidden"]
+            .as_array()
+            .expect("ranges")
+            .iter()
+            .map(|r| (r[0].as_u64().unwrap(), r[1].as_u64().unwrap()))
+            .collect();
+        assert_eq!(ranges, forbidden, "{name}");
+        let language = Utf8Shortcut::find(&tables, utf8.tables())
+            .expect("a shortcut")
+            .language(utf8.tables());
+        let check = SimdTables::new(&language).expect("the language's check proves");
+        let sets = json["shortcut"]["vector"]["sets"].as_array().expect("sets");
+        assert_eq!(sets.len(), check.sets().len(), "{name}");
+        for (emitted, set) in sets.iter().zip(check.sets()) {
+            let table: Vec<u8> = emitted["prev_high"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .collect();
+            assert_eq!(table, set.prev_high, "{name}");
+        }
+        let first = check.sets()[0]
+            .prev_high
+            .map(|b| format!("0x{b:02X}"))
+            .join(", ");
+        assert!(c.contains("utf8_shortcut_scan"), "{name}");
+        assert!(c.contains(&first) && rust.contains(&first), "{name}");
+        assert!(rust.contains("pub const SHORTCUT_VECTOR_SETS"), "{name}");
+    }
+}

@@ -65,6 +65,7 @@ fn json_has_exactly_the_documented_keys_and_the_tables() {
                 "byte_classes",
                 "classes",
                 "shift",
+                "shortcut",
                 "start",
                 "states",
                 "transitions",

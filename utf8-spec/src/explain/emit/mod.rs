@@ -19,7 +19,8 @@ pub enum Emit {
     /// `vector_check`.
     Rust,
     /// `static const` arrays and an `accepts` function, C99; and on the
-    /// shift DFA, `utf8_validate` and `utf8_stream`.
+    /// shift DFA, `utf8_validate` and `utf8_stream`, with the vector
+    /// validator `utf8_validate_simd` and `utf8_stream_simd`.
     C,
     /// One object with the keys `states`, `classes`, `start`, `accepting`,
     /// `byte_classes`, `transitions`, `shift` (`null` where the tables
@@ -29,7 +30,9 @@ pub enum Emit {
     /// `vector` (the vectorised check's `sets` of nibble tables,
     /// `error_mask`, `must_continue`, `incomplete`, `boundary`,
     /// `ascii_skip_from`, `max_lag`, `proof_states` and `pairing`; or
-    /// `declined`, the reason there is none).
+    /// `declined`, the reason there is none) and `shortcut` (`null`, or
+    /// where a validator takes the UTF-8 shortcut first, its `forbidden`
+    /// byte ranges and the `vector` check of its language).
     Json,
 }
 
@@ -47,7 +50,14 @@ pub enum Emit {
 /// Last, the vectorised check's tables ([`SimdTables`](crate::simd::SimdTables)),
 /// where the derivation proves them exact, with what the proof found and the
 /// check they make written a byte at a time (`vector_check` in Rust,
-/// `utf8_vec_check` in C), or the reason the ruleset has none.
+/// `utf8_vec_check` in C), or the reason the ruleset has none; in C, the
+/// vector validator over them, `utf8_validate_simd`, and its streaming form
+/// `utf8_stream_simd`. Where the ruleset's own check costs more a block than
+/// UTF-8's and valid UTF-8 without a few bytes is valid under it (CESU-8,
+/// WTF-8, RFC 2279: see [`Utf8Shortcut`](crate::utf8_shortcut::Utf8Shortcut)),
+/// those bytes and the proved check of that smaller language follow
+/// (`SHORTCUT_*` in Rust, `utf8_shortcut_*` in C, JSON's `shortcut`), and
+/// the C validator runs that check first.
 pub fn emit(tables: &Tables, language: Emit) -> String {
     let shift = Shift::new(tables);
     let vector = vector::new(tables);
@@ -56,7 +66,8 @@ pub fn emit(tables: &Tables, language: Emit) -> String {
             let text = shift
                 .as_ref()
                 .map_or_else(|| format!("\n// {TOO_MANY_STATES}.\n"), shift::rust);
-            rust(tables) + &text + &vector::rust(&vector)
+            let shortcut = vector_restart::find(tables, &vector);
+            rust(tables) + &text + &vector::rust(&vector) + &vector_restart::rust(shortcut.as_ref())
         }
         Emit::C => {
             let text = shift.as_ref().map_or_else(
@@ -70,7 +81,15 @@ pub fn emit(tables: &Tables, language: Emit) -> String {
             let text = shift
                 .as_ref()
                 .map_or_else(|| "  \"shift\": null".to_owned(), shift::json);
-            json(tables, &format!("{text},\n{}", vector::json(&vector)))
+            let shortcut = vector_restart::find(tables, &vector);
+            json(
+                tables,
+                &format!(
+                    "{text},\n{},\n{}",
+                    vector::json(&vector),
+                    vector_restart::json(shortcut.as_ref())
+                ),
+            )
         }
     }
 }

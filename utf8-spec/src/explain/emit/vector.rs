@@ -108,19 +108,22 @@ pub(super) fn rust(vector: &Vector) -> String {
     for line in preamble(simd) {
         let _ = writeln!(out, "// {line}");
     }
-    rust_constants(simd, &mut out);
+    rust_constants(simd, "VECTOR", &mut out);
     rust_check(simd, &mut out);
     out
 }
 
-/// The tables as `const` items.
-fn rust_constants(simd: &SimdTables, out: &mut String) {
+/// The tables as `const` items, each name `prefix` and `_` and what it is.
+pub(super) fn rust_constants(simd: &SimdTables, prefix: &str, out: &mut String) {
     let sets = simd.sets().len();
     let _ = writeln!(out, "/// How many table sets the check has.");
-    let _ = writeln!(out, "pub const VECTOR_SETS: usize = {sets};");
+    let _ = writeln!(out, "pub const {prefix}_SETS: usize = {sets};");
     for (name, tables) in tables_of(simd) {
         let _ = writeln!(out, "/// Each set's {name} table.");
-        let _ = writeln!(out, "pub const VECTOR_{name}: [[u8; 16]; VECTOR_SETS] = [");
+        let _ = writeln!(
+            out,
+            "pub const {prefix}_{name}: [[u8; 16]; {prefix}_SETS] = ["
+        );
         for table in tables {
             let _ = writeln!(out, "    [{}],", hex_bytes(&table));
         }
@@ -132,39 +135,39 @@ fn rust_constants(simd: &SimdTables, out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "pub const VECTOR_ERROR_MASK: [u8; VECTOR_SETS] = [{}];",
+        "pub const {prefix}_ERROR_MASK: [u8; {prefix}_SETS] = [{}];",
         hex_bytes(&error_masks(simd))
     );
     let _ = writeln!(out, "/// The longest sequence, in bytes.");
     let _ = writeln!(
         out,
-        "pub const VECTOR_MAX_SEQUENCE: usize = {};",
+        "pub const {prefix}_MAX_SEQUENCE: usize = {};",
         simd.max_sequence_len()
     );
     let _ = writeln!(
         out,
-        "/// A byte k positions back (k = 2, 3, ...) at least `VECTOR_MUST_CONTINUE[k - 2]` needs a continuation byte."
+        "/// A byte k positions back (k = 2, 3, ...) at least `{prefix}_MUST_CONTINUE[k - 2]` needs a continuation byte."
     );
     let _ = writeln!(
         out,
-        "pub const VECTOR_MUST_CONTINUE: [u8; {}] = [{}];",
+        "pub const {prefix}_MUST_CONTINUE: [u8; {}] = [{}];",
         simd.must_continue().len(),
         hex_bytes(simd.must_continue())
     );
     let _ = writeln!(
         out,
-        "/// The input ends inside a sequence when the byte k before its end is at least `VECTOR_INCOMPLETE[k - 1]`."
+        "/// The input ends inside a sequence when the byte k before its end is at least `{prefix}_INCOMPLETE[k - 1]`."
     );
     let _ = writeln!(
         out,
-        "pub const VECTOR_INCOMPLETE: [u8; {}] = [{}];",
+        "pub const {prefix}_INCOMPLETE: [u8; {}] = [{}];",
         simd.incomplete().len(),
         hex_bytes(simd.incomplete())
     );
     let _ = writeln!(out, "/// The byte that frames the input.");
     let _ = writeln!(
         out,
-        "pub const VECTOR_BOUNDARY: u8 = {:#04X};",
+        "pub const {prefix}_BOUNDARY: u8 = {:#04X};",
         simd.boundary()
     );
     let _ = writeln!(
@@ -174,7 +177,7 @@ fn rust_constants(simd: &SimdTables, out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "pub const VECTOR_ASCII_SKIP_FROM: Option<u8> = {};",
+        "pub const {prefix}_ASCII_SKIP_FROM: Option<u8> = {};",
         simd.ascii_skip_from()
             .map_or_else(|| "None".to_owned(), |b| format!("Some({b:#04X})"))
     );
@@ -182,7 +185,11 @@ fn rust_constants(simd: &SimdTables, out: &mut String) {
         out,
         "/// The most bytes after the byte on which the DFA dies that an error is reported."
     );
-    let _ = writeln!(out, "pub const VECTOR_MAX_LAG: usize = {};", simd.max_lag());
+    let _ = writeln!(
+        out,
+        "pub const {prefix}_MAX_LAG: usize = {};",
+        simd.max_lag()
+    );
 }
 
 /// The pairing term's constant, if any, and the check a byte at a time.
@@ -430,15 +437,17 @@ fn c_check(simd: &SimdTables, out: &mut String) {
 
 /// The `vector` key's value.
 pub(super) fn json(vector: &Vector) -> String {
-    let simd = match vector {
-        Ok(simd) => simd,
-        Err(declined) => {
-            return format!(
-                "  \"vector\": {{ \"declined\": {} }}",
-                json_string(&declined.to_string())
-            );
-        }
-    };
+    match vector {
+        Ok(simd) => json_tables(simd),
+        Err(declined) => format!(
+            "  \"vector\": {{ \"declined\": {} }}",
+            json_string(&declined.to_string())
+        ),
+    }
+}
+
+/// The `vector` key of a proved check.
+pub(super) fn json_tables(simd: &SimdTables) -> String {
     let numbers = |bytes: &[u8]| {
         bytes
             .iter()

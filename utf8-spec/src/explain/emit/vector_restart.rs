@@ -14,9 +14,9 @@ use std::fmt::Write as _;
 
 use super::vector::{self, Vector};
 use super::vector_paths::{Names, SHORTCUT};
-use crate::Tables;
 use crate::simd::SimdTables;
 use crate::utf8_shortcut::Utf8Shortcut;
+use crate::{ByteRange, Tables};
 
 /// How many bytes the ruleset's own check reads, at least, after the
 /// shortcut stops: enough to pay for starting it. Doubled while the
@@ -27,8 +27,35 @@ const FIRST_WINDOW: usize = 1024;
 /// The shortcut the validator takes first: the forbidden bytes' ranges, as
 /// text, and the proved vector check of the shortcut's language.
 pub(super) struct Shortcut {
-    forbidden: String,
+    forbidden: Vec<ByteRange>,
     pub check: SimdTables,
+}
+
+impl Shortcut {
+    /// The language the shortcut settles, in words.
+    fn language(&self) -> String {
+        if self.forbidden.is_empty() {
+            return "valid UTF-8".to_owned();
+        }
+        let ranges: Vec<String> = self.forbidden.iter().map(ToString::to_string).collect();
+        format!("valid UTF-8 without {}", ranges.join(" or "))
+    }
+
+    /// What the shortcut is, as comment lines.
+    fn preamble(&self) -> [String; 4] {
+        [
+            format!(
+                "The UTF-8 shortcut: {} is valid under this ruleset too, and",
+                self.language()
+            ),
+            "leaves its automaton at its start at every sequence boundary (found on the product"
+                .to_owned(),
+            "automaton with RFC 3629's). The vector check of that language, proved exact as the"
+                .to_owned(),
+            "ruleset's own is, costs less a block than the ruleset's own, and a validator runs it first."
+                .to_owned(),
+        ]
+    }
 }
 
 /// The shortcut, where it pays: the ruleset has one, its language's check
@@ -40,35 +67,66 @@ pub(super) fn find(tables: &Tables, own: &Vector) -> Option<Shortcut> {
     let shortcut = Utf8Shortcut::find(tables, utf8.tables())?;
     let check = SimdTables::new(&shortcut.language(utf8.tables())).ok()?;
     let pays = own.pairing().is_some() || own.sets().len() > check.sets().len();
-    let forbidden = shortcut
-        .forbidden()
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
     pays.then(|| Shortcut {
-        forbidden: if forbidden.is_empty() {
-            "no byte".to_owned()
-        } else {
-            forbidden
-        },
+        forbidden: shortcut.forbidden().to_vec(),
         check,
     })
 }
 
 /// The shortcut language's tables, `utf8_shortcut_*`, with what they are.
 pub(super) fn constants(shortcut: &Shortcut, out: &mut String) {
-    let _ = writeln!(
-        out,
-        "\n/* The UTF-8 shortcut: valid UTF-8 holding {} is valid under this ruleset, and\n   \
-            leaves its automaton at its start at every sequence boundary (found on the product\n   \
-            automaton with RFC 3629's). The vector check of that language, proved exact as the\n   \
-            ruleset's own is, costs less a block than the ruleset's own; utf8_validate_simd runs\n   \
-            it first. */",
-        shortcut.forbidden
-    );
+    let _ = writeln!(out, "\n/* {} */", shortcut.preamble().join("\n   "));
     vector::c_constants(&shortcut.check, SHORTCUT, false, out);
 }
+
+/// The shortcut in Rust: `SHORTCUT_FORBIDDEN` and the language's check as
+/// `SHORTCUT_VECTOR_*`; or why there is none.
+pub(super) fn rust(shortcut: Option<&Shortcut>) -> String {
+    let Some(shortcut) = shortcut else {
+        return format!("\n// {NONE}.\n");
+    };
+    let mut out = String::from("\n");
+    for line in shortcut.preamble() {
+        let _ = writeln!(out, "// {line}");
+    }
+    let ranges: Vec<String> = shortcut
+        .forbidden
+        .iter()
+        .map(|r| format!("({:#04X}, {:#04X})", r.start(), r.end()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "/// The forbidden byte ranges, inclusive.\n\
+         pub const SHORTCUT_FORBIDDEN: [(u8, u8); {}] = [{}];",
+        ranges.len(),
+        ranges.join(", ")
+    );
+    vector::rust_constants(&shortcut.check, "SHORTCUT_VECTOR", &mut out);
+    out
+}
+
+/// The `shortcut` key's value: `null`, or the forbidden ranges and the
+/// language's check in the form of the `vector` key.
+pub(super) fn json(shortcut: Option<&Shortcut>) -> String {
+    let Some(shortcut) = shortcut else {
+        return "  \"shortcut\": null".to_owned();
+    };
+    let ranges: Vec<String> = shortcut
+        .forbidden
+        .iter()
+        .map(|r| format!("[{}, {}]", r.start(), r.end()))
+        .collect();
+    let check = vector::json_tables(&shortcut.check);
+    let nested: Vec<String> = check.lines().map(|line| format!("  {line}")).collect();
+    format!(
+        "  \"shortcut\": {{\n    \"forbidden\": [{}],\n{}\n  }}",
+        ranges.join(", "),
+        nested.join("\n")
+    )
+}
+
+/// Why a ruleset's tables have no shortcut.
+const NONE: &str = "No UTF-8 shortcut taken first: the ruleset has none, its language's check is not proved, or the ruleset's own check costs no more a block";
 
 /// `utf8_validate_simd` by the shortcut: the loop that hands the input
 /// between the two checks.
