@@ -179,7 +179,9 @@ pub(super) fn restart_point(simd: &SimdTables, names: Names, out: &mut String) {
         let _ = writeln!(out, "    {}, /* {row:X}0-{row:X}F */", flags.join(", "));
     }
     let _ = writeln!(out, "}};\n");
-    let step_back = match (simd.pairing(), simd.marker_bits()) {
+    let step_back =
+        format!("while (from > 0 && (from == n || utf8_{lower}_continuation[p[from]])) from--;");
+    let body = match (simd.pairing(), simd.marker_bits()) {
         (Some(pairing), Some([(lead_set, lead_bit), _])) => {
             let _ = writeln!(
                 out,
@@ -196,11 +198,14 @@ pub(super) fn restart_point(simd: &SimdTables, names: Names, out: &mut String) {
                 pairing.distance - 1,
             );
             format!(
-                "\n        if (from == 0 || !utf8_{lower}_lead_pending(p, from)) return from;\n        \
-                 from--;"
+                "    for (;;) {{\n        \
+                         {step_back}\n        \
+                         if (from == 0 || !utf8_{lower}_lead_pending(p, from)) return from;\n        \
+                         from--;\n    \
+                     }}"
             )
         }
-        _ => "\n        return from;".to_owned(),
+        _ => format!("    {step_back}\n    return from;"),
     };
     let _ = writeln!(
         out,
@@ -209,10 +214,8 @@ pub(super) fn restart_point(simd: &SimdTables, names: Names, out: &mut String) {
             and the derivation proved the automaton at its start there unless a lead marker before\n   \
             it still waits for its trail. 0 if there is none. */\n\
          static inline size_t utf8_{lower}_restart_point(const uint8_t *p, size_t n, size_t at) {{\n    \
-             size_t from = at < n ? at : n;\n    \
-             for (;;) {{\n        \
-                 while (from > 0 && (from == n || utf8_{lower}_continuation[p[from]])) from--;{step_back}\n    \
-             }}\n\
+             size_t from = at < n ? at : n;\n\
+         {body}\n\
          }}\n"
     );
 }
