@@ -61,12 +61,12 @@ pub enum Emit {
 pub fn emit(tables: &Tables, language: Emit) -> String {
     let shift = Shift::new(tables);
     let vector = vector::new(tables);
+    let shortcut = vector_restart::find(tables, &vector);
     match language {
         Emit::Rust => {
             let text = shift
                 .as_ref()
                 .map_or_else(|| format!("\n// {TOO_MANY_STATES}.\n"), shift::rust);
-            let shortcut = vector_restart::find(tables, &vector);
             rust(tables) + &text + &vector::rust(&vector) + &vector_restart::rust(shortcut.as_ref())
         }
         Emit::C => {
@@ -74,14 +74,12 @@ pub fn emit(tables: &Tables, language: Emit) -> String {
                 || format!("\n/* {TOO_MANY_STATES}. */\n"),
                 |dfa| format!("\n{}", shift::c(dfa)),
             );
-            let shortcut = vector_restart::find(tables, &vector);
             c(tables) + &text + &vector::c(&vector, shift.is_some(), shortcut.as_ref())
         }
         Emit::Json => {
             let text = shift
                 .as_ref()
                 .map_or_else(|| "  \"shift\": null".to_owned(), shift::json);
-            let shortcut = vector_restart::find(tables, &vector);
             json(
                 tables,
                 &format!(

@@ -267,8 +267,10 @@ pub(super) fn c(vector: &Vector, with_validator: bool, shortcut: Option<&Shortcu
             let reason = declined.to_string().replace("*/", "* /");
             let mut out = format!("\n/* No vectorised check: {reason}. */\n");
             if with_validator {
-                out.push_str(SCALAR_ONLY);
-                out.push_str(vector_restart::SCALAR_STREAM);
+                out.push_str(
+                    "\n/* The shift DFA alone: this ruleset has no vectorised check. */\n",
+                );
+                out.push_str(vector_restart::SCALAR);
             }
             return out;
         }
@@ -283,12 +285,6 @@ pub(super) fn c(vector: &Vector, with_validator: bool, shortcut: Option<&Shortcu
     }
     out
 }
-
-/// `utf8_validate_simd` for a ruleset without a vectorised check.
-const SCALAR_ONLY: &str = "\n/* The shift DFA alone: this ruleset has no vectorised check. */\n\
-    static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
-        return utf8_validate(p, n, result);\n\
-    }\n";
 
 /// The tables as an `enum` of constants and `static const` arrays, named
 /// by `names`. Without `byte_check` (the check a byte at a time, the one

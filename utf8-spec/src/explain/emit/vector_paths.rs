@@ -150,12 +150,9 @@ pub(super) fn c(simd: &SimdTables, shortcut: Option<&Shortcut>) -> String {
     vector_restart::stream(&mut out);
     out.push_str(
         "#else\n\
-         /* No vector instructions: the shift DFA alone. */\n\
-         static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
-             return utf8_validate(p, n, result);\n\
-         }\n",
+         /* No vector instructions: the shift DFA alone. */\n",
     );
-    out.push_str(vector_restart::SCALAR_STREAM);
+    out.push_str(vector_restart::SCALAR);
     out.push_str("#endif\n");
     out
 }

@@ -247,7 +247,12 @@ pub(super) fn stream(out: &mut String) {
     );
 }
 
-/// `utf8_stream_simd` where there is no vector code: `utf8_stream`.
-pub(super) const SCALAR_STREAM: &str = "static inline uint32_t utf8_stream_simd(uint32_t state, const uint8_t *p, size_t n) {\n    \
+/// `utf8_validate_simd` and `utf8_stream_simd` where there is no vector
+/// code (a declined check, or a target without vector instructions): the
+/// shift DFA's `utf8_validate` and `utf8_stream`.
+pub(super) const SCALAR: &str = "static inline bool utf8_validate_simd(const uint8_t *p, size_t n, struct utf8_result *result) {\n    \
+        return utf8_validate(p, n, result);\n\
+    }\n\
+    static inline uint32_t utf8_stream_simd(uint32_t state, const uint8_t *p, size_t n) {\n    \
         return utf8_stream(state, p, n);\n\
     }\n";
