@@ -12,7 +12,13 @@
 //! - `words`: every file split on ASCII whitespace;
 //! - `non-latin-words`: the words of the files in non-Latin scripts
 //!   (Arabic, Chinese, Greek, Hebrew, Hindi, Japanese, Korean, Persian,
-//!   Russian, Thai): short strings of 2- and 3-byte characters.
+//!   Russian, Thai): short strings of 2- and 3-byte characters;
+//! - `words-10-million`: `words` over and over, to ten million rows
+//!   (143 MB of values, 160 MB of views): a column such as a Polars or
+//!   pyarrow user checks, far past the CPU's caches, where what bounds a
+//!   check is the bytes memory delivers. Its groups take ten samples of a
+//!   fixed count of runs, each run a third of a second for the per-row
+//!   loops.
 //!
 //! Each is a group `columns/NAME/offsets` (`i32` offsets and one values
 //! buffer) and `columns/NAME/views` (Arrow's 16-byte views over the data
@@ -29,6 +35,10 @@
 //!   same pass as its string;
 //! - `utf8-core AVX2`: the same with the vector check forced to AVX2,
 //!   through a ruleset of this file that is RFC 3629 in all but that;
+//! - `utf8-arrow`: `utf8_arrow::validate` of a `BinaryArray` over the same
+//!   offsets and values, or of the `BinaryViewArray`: the wrapper an
+//!   arrow-rs user calls, which should cost nothing over the `utf8-core`
+//!   call it makes;
 //! - `arrow-rs`: `StringArray::try_new` over clones of the offsets and
 //!   values buffers, or `BinaryViewArray::to_string_view` on a clone of the
 //!   array (clones of reference-counted buffers: no bytes copied);
@@ -50,10 +60,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use arrow_array::builder::BinaryViewBuilder;
-use arrow_array::{BinaryViewArray, StringArray};
+use arrow_array::{BinaryArray, BinaryViewArray, StringArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use utf8_bench::{SHORT, lines_cut_to, valid_corpus};
 use utf8_core::column::{Column, LossyOffsets, LossyViews, Offsets, Views};
 use utf8_core::cpu::{self, Level};
@@ -192,6 +204,11 @@ fn bench_offsets(group: &mut Group, column: &Layouts, broken: &Layouts, invalid:
             b.iter(|| avx2(black_box(offsets), black_box(values)))
         });
     }
+    let binary = BinaryArray::new(column.offsets.clone(), column.values.clone(), None);
+    assert!(utf8_arrow::validate(&binary).is_ok());
+    group.bench_function("utf8-arrow", |b| {
+        b.iter(|| utf8_arrow::validate(black_box(&binary)))
+    });
     let arrow = |c: &Layouts| StringArray::try_new(c.offsets.clone(), c.values.clone(), None);
     assert!(arrow(column).is_ok());
     group.bench_function("arrow-rs", |b| b.iter(|| arrow(black_box(column)).is_ok()));
@@ -252,6 +269,10 @@ fn bench_views(group: &mut Group, column: &Layouts, broken: &Layouts, invalid: u
         });
         paths::cap_column_kernels_at_avx2(false);
     }
+    assert!(utf8_arrow::validate(array).is_ok());
+    group.bench_function("utf8-arrow", |b| {
+        b.iter(|| utf8_arrow::validate(black_box(array)))
+    });
     let arrow = |array: &BinaryViewArray| array.clone().to_string_view();
     assert!(arrow(array).is_ok());
     group.bench_function("arrow-rs", |b| b.iter(|| arrow(black_box(array)).is_ok()));
@@ -310,6 +331,10 @@ fn bench(c: &mut Criterion) {
             text.as_str()
         })
         .collect();
+    let words: Vec<&[u8]> = texts()
+        .flat_map(str::split_ascii_whitespace)
+        .map(str::as_bytes)
+        .collect();
     let columns = [
         (
             "lines",
@@ -323,14 +348,7 @@ fn bench(c: &mut Criterion) {
                     .map(str::as_bytes),
             ),
         ),
-        (
-            "words",
-            Layouts::new(
-                texts()
-                    .flat_map(str::split_ascii_whitespace)
-                    .map(str::as_bytes),
-            ),
-        ),
+        ("words", Layouts::new(words.iter().copied())),
         (
             "non-latin-words",
             Layouts::new(
@@ -340,19 +358,37 @@ fn bench(c: &mut Criterion) {
                     .map(str::as_bytes),
             ),
         ),
+        (
+            "words-10-million",
+            Layouts::new(words.iter().cycle().take(TEN_MILLION).copied()),
+        ),
     ];
     for (name, column) in &columns {
         let (broken, invalid) = column.with_invalid_rows();
         assert_eq!(broken.values.len(), column.values.len());
         let bytes = Throughput::Bytes(column.values.len() as u64);
         let mut group = c.benchmark_group(format!("columns/{name}/offsets"));
+        sample_by_size(&mut group, column);
         group.throughput(bytes.clone());
         bench_offsets(&mut group, column, &broken, invalid);
         group.finish();
         let mut group = c.benchmark_group(format!("columns/{name}/views"));
+        sample_by_size(&mut group, column);
         group.throughput(bytes);
         bench_views(&mut group, column, &broken, invalid);
         group.finish();
+    }
+}
+
+/// The rows of the column past every cache.
+const TEN_MILLION: usize = 10_000_000;
+
+/// Ten samples of a fixed count of runs for a column of millions of rows,
+/// whose per-row loops take a third of a second a run: criterion's default
+/// (runs growing from sample to sample) would take a minute each.
+fn sample_by_size(group: &mut Group, column: &Layouts) {
+    if column.offsets.len() > TEN_MILLION {
+        group.sampling_mode(SamplingMode::Flat).sample_size(10);
     }
 }
 

@@ -2,7 +2,8 @@
 //! (`bench/benches/columns.rs`), checked by `utf8_core::column`, by
 //! arrow-rs's own checks and by a call per row of `simdutf8::basic` and of
 //! `core::str`; beside this project's speed on the same values as one
-//! buffer and its lossy repair of a column with one invalid row in 1,000.
+//! buffer, its lossy repair of a column with one invalid row in 1,000, and
+//! utf8-arrow's wrapper of the same check.
 //! Every figure is GB/s of values bytes (the sum of the rows' lengths).
 
 use super::Measurement;
@@ -11,8 +12,9 @@ use super::table::{Ratio, Spec, Table, build_with};
 /// The benchmark's group prefix: `columns/NAME/LAYOUT`.
 const PREFIX: &str = "columns/";
 
-const CONTENDERS: [(&str, &str); 7] = [
+const CONTENDERS: [(&str, &str); 8] = [
     ("utf8-core", "utf8-core"),
+    ("utf8-arrow", "utf8-arrow"),
     ("AVX2", "utf8-core AVX2"),
     ("arrow-rs", "arrow-rs"),
     ("s8 per row", "simdutf8::basic per row"),
@@ -21,7 +23,7 @@ const CONTENDERS: [(&str, &str); 7] = [
     ("lossy", "utf8-core lossy"),
 ];
 
-const RATIOS: [Ratio; 6] = [
+const RATIOS: [Ratio; 7] = [
     Ratio {
         header: "÷ one buffer",
         over: "utf8-core",
@@ -56,6 +58,12 @@ const RATIOS: [Ratio; 6] = [
         header: "÷ core::str per row",
         over: "utf8-core",
         under: "core::str per row",
+        only_where_measured: false,
+    },
+    Ratio {
+        header: "utf8-arrow ÷ utf8-core",
+        over: "utf8-arrow",
+        under: "utf8-core",
         only_where_measured: false,
     },
 ];
@@ -102,6 +110,7 @@ mod tests {
     fn a_column_row_holds_its_speeds_and_the_ratios_the_targets_need() {
         let run = [
             m("columns/words/offsets", "utf8-core", 8.0),
+            m("columns/words/offsets", "utf8-arrow", 7.6),
             m("columns/words/offsets", "utf8-core AVX2", 6.0),
             m("columns/words/offsets", "arrow-rs", 2.0),
             m("columns/words/offsets", "simdutf8::basic per row", 1.0),
@@ -117,6 +126,7 @@ mod tests {
                 "input",
                 "bytes",
                 "utf8-core",
+                "utf8-arrow",
                 "AVX2",
                 "arrow-rs",
                 "s8 per row",
@@ -128,7 +138,8 @@ mod tests {
                 "÷ arrow-rs",
                 "÷ s8 per row",
                 "AVX2 ÷ s8 per row",
-                "÷ core::str per row"
+                "÷ core::str per row",
+                "utf8-arrow ÷ utf8-core"
             ]
         );
         assert_eq!(
@@ -137,6 +148,7 @@ mod tests {
                 "words/offsets",
                 "1000",
                 "8.00",
+                "7.60",
                 "6.00",
                 "2.00",
                 "1.00",
@@ -148,7 +160,8 @@ mod tests {
                 "4.00×",
                 "8.00×",
                 "6.00×",
-                "16.00×"
+                "16.00×",
+                "0.95×"
             ]]
         );
         assert!(table.notes.is_empty());
