@@ -59,134 +59,18 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use arrow_array::builder::BinaryViewBuilder;
 use arrow_array::{BinaryArray, BinaryViewArray, StringArray};
-use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::Buffer;
 use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use utf8_bench::{SHORT, lines_cut_to, valid_corpus};
+use utf8_bench::columns::{self, Layouts, NAMES, Rfc3629Avx2, TEN_MILLION, each_view};
+use utf8_bench::valid_corpus;
+use utf8_core::Rfc3629;
 use utf8_core::column::{Column, LossyOffsets, LossyViews, Offsets, Views};
 use utf8_core::cpu::{self, Level};
-use utf8_core::paths::{self, Path};
-use utf8_core::{Rfc3629, Ruleset, Utf8Error};
-
-/// The files whose words make `non-latin-words`: every valid corpus file
-/// in a script other than Latin (the emoji text left out).
-const NON_LATIN: [&str; 17] = [
-    "lipsum/Arabic-Lipsum",
-    "lipsum/Chinese-Lipsum",
-    "lipsum/Hebrew-Lipsum",
-    "lipsum/Hindi-Lipsum",
-    "lipsum/Japanese-Lipsum",
-    "lipsum/Korean-Lipsum",
-    "lipsum/Russian-Lipsum",
-    "wikipedia_mars/arabic",
-    "wikipedia_mars/chinese",
-    "wikipedia_mars/greek",
-    "wikipedia_mars/hebrew",
-    "wikipedia_mars/hindi",
-    "wikipedia_mars/japanese",
-    "wikipedia_mars/korean",
-    "wikipedia_mars/persan",
-    "wikipedia_mars/russian",
-    "wikipedia_mars/thai",
-];
-
-/// One row in this many is made invalid for the lossy contender.
-const INVALID_EVERY: usize = 1000;
-
-/// RFC 3629 with its vector check forced to AVX2: the built-in ruleset's
-/// tables, so the column code takes the same paths, and `validate` through
-/// `utf8_core::paths` instead of the dispatch. Used only where the CPU has
-/// AVX2.
-struct Rfc3629Avx2;
-
-impl Ruleset for Rfc3629Avx2 {
-    const NAME: &'static str = Rfc3629::NAME;
-    type Value = <Rfc3629 as Ruleset>::Value;
-    type Row = <Rfc3629 as Ruleset>::Row;
-    const TABLES: utf8_core::__private::Tables<Self::Row> = Rfc3629::TABLES;
-
-    fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-        paths::rfc3629(Path::Simd(Level::Avx2), bytes).expect("a CPU with AVX2")
-    }
-}
-
-/// A column's rows in both layouts, in arrow-rs's buffers.
-struct Layouts {
-    offsets: OffsetBuffer<i32>,
-    values: Buffer,
-    views: BinaryViewArray,
-}
-
-impl Layouts {
-    fn new<'a>(rows: impl Iterator<Item = &'a [u8]>) -> Layouts {
-        let mut offsets = vec![0i32];
-        let mut values = Vec::new();
-        let mut builder = BinaryViewBuilder::new();
-        for row in rows {
-            values.extend_from_slice(row);
-            offsets.push(i32::try_from(values.len()).expect("a column under 2 GiB"));
-            builder.append_value(row);
-        }
-        Layouts {
-            offsets: OffsetBuffer::new(ScalarBuffer::from(offsets)),
-            values: Buffer::from_vec(values),
-            views: builder.finish(),
-        }
-    }
-
-    /// The same rows, with the first byte of one row in
-    /// [`INVALID_EVERY`] made `FF`; and how many rows that is.
-    fn with_invalid_rows(&self) -> (Layouts, usize) {
-        let mut values = self.values.to_vec();
-        let rows = self.offsets.len() - 1;
-        let mut invalid = 0;
-        let mut row = 0;
-        while row < rows {
-            let Some(hit) = (row..rows).find(|&r| self.offsets[r] < self.offsets[r + 1]) else {
-                break;
-            };
-            values[self.offsets[hit] as usize] = 0xFF;
-            invalid += 1;
-            row = (hit / INVALID_EVERY + 1) * INVALID_EVERY;
-        }
-        let rows: Vec<&[u8]> = self
-            .offsets
-            .windows(2)
-            .map(|w| &values[w[0] as usize..w[1] as usize])
-            .collect();
-        (Layouts::new(rows.iter().copied()), invalid)
-    }
-
-    fn rows(&self) -> impl Iterator<Item = &[u8]> {
-        self.offsets
-            .windows(2)
-            .map(|w| &self.values[w[0] as usize..w[1] as usize])
-    }
-}
-
-/// Runs `f` on each row of a views column, in order, while it returns
-/// true: the per-row loops' way to read views, without a layout check.
-#[inline]
-fn each_view(views: &[u128], buffers: &[Buffer], mut f: impl FnMut(&[u8]) -> bool) -> bool {
-    for &view in views {
-        let len = view as u32 as usize;
-        let ok = if len <= 12 {
-            f(&view.to_le_bytes()[4..4 + len])
-        } else {
-            let buffer = &buffers[(view >> 64) as u32 as usize];
-            let offset = (view >> 96) as u32 as usize;
-            f(&buffer[offset..offset + len])
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
+use utf8_core::paths;
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
@@ -320,68 +204,23 @@ fn one_buffer(group: &mut Group, values: &[u8]) {
 
 fn bench(c: &mut Criterion) {
     let corpus = valid_corpus();
-    let texts = || corpus.iter().map(|(_, text)| text.as_str());
-    let non_latin: Vec<&str> = NON_LATIN
-        .iter()
-        .map(|name| {
-            let (_, text) = corpus
-                .iter()
-                .find(|(file, _)| file == name)
-                .unwrap_or_else(|| panic!("{name} is not in the corpus"));
-            text.as_str()
-        })
-        .collect();
-    let words: Vec<&[u8]> = texts()
-        .flat_map(str::split_ascii_whitespace)
-        .map(str::as_bytes)
-        .collect();
-    let columns = [
-        (
-            "lines",
-            Layouts::new(texts().flat_map(str::lines).map(str::as_bytes)),
-        ),
-        (
-            "lines-up-to-64-bytes",
-            Layouts::new(
-                texts()
-                    .flat_map(|text| lines_cut_to(text, SHORT))
-                    .map(str::as_bytes),
-            ),
-        ),
-        ("words", Layouts::new(words.iter().copied())),
-        (
-            "non-latin-words",
-            Layouts::new(
-                non_latin
-                    .iter()
-                    .flat_map(|text| text.split_ascii_whitespace())
-                    .map(str::as_bytes),
-            ),
-        ),
-        (
-            "words-10-million",
-            Layouts::new(words.iter().cycle().take(TEN_MILLION).copied()),
-        ),
-    ];
-    for (name, column) in &columns {
+    for name in NAMES {
+        let column = columns::column(name, &corpus);
         let (broken, invalid) = column.with_invalid_rows();
         assert_eq!(broken.values.len(), column.values.len());
         let bytes = Throughput::Bytes(column.values.len() as u64);
         let mut group = c.benchmark_group(format!("columns/{name}/offsets"));
-        sample_by_size(&mut group, column);
+        sample_by_size(&mut group, &column);
         group.throughput(bytes.clone());
-        bench_offsets(&mut group, column, &broken, invalid);
+        bench_offsets(&mut group, &column, &broken, invalid);
         group.finish();
         let mut group = c.benchmark_group(format!("columns/{name}/views"));
-        sample_by_size(&mut group, column);
+        sample_by_size(&mut group, &column);
         group.throughput(bytes);
-        bench_views(&mut group, column, &broken, invalid);
+        bench_views(&mut group, &column, &broken, invalid);
         group.finish();
     }
 }
-
-/// The rows of the column past every cache.
-const TEN_MILLION: usize = 10_000_000;
 
 /// Ten samples of a fixed count of runs for a column of millions of rows,
 /// whose per-row loops take a third of a second a run: criterion's default

@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod columns;
+
 /// One benchmark input.
 pub struct Input {
     /// `lipsum/Arabic-Lipsum`, `generated/ascii-1MiB`, ...
@@ -335,4 +337,26 @@ pub mod emitted {
         wtf8_shift => emitted_wtf8_shift,
         wtf8_accepts => emitted_wtf8_accepts,
     }
+}
+
+/// The CPU as `/proc/cpuinfo` names it, with its family and model (a
+/// virtual machine's name may say no more than "AMD EPYC"), for the
+/// examples that print figures; `cargo xtask bench` says the same with the
+/// vector levels.
+pub fn cpu_model() -> String {
+    let Ok(cpuinfo) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "a CPU without /proc/cpuinfo".to_owned();
+    };
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == name).then(|| value.trim().to_owned())
+        })
+    };
+    format!(
+        "{}, family {} model {}",
+        field("model name").unwrap_or_else(|| "an unnamed CPU".to_owned()),
+        field("cpu family").unwrap_or_default(),
+        field("model").unwrap_or_default()
+    )
 }
