@@ -553,6 +553,23 @@ mod tests {
     }
 
     #[test]
+    fn the_pairing_search_guesses_only_for_a_dfa_of_few_states() {
+        // The fuzzer's grammar: a case-insensitive literal whose DFA is a
+        // chain of 80 states, a trail and a lead marker at most of them.
+        let abnf = format!("AX = \"  {} \"\n", "S".repeat(75));
+        let d = crate::Derivation::new(&abnf, "AX").unwrap();
+        assert!(d.tables().state_count() > pairing::MAX_STATES);
+        assert_eq!(pairing::candidates(d.tables()).count(), 0);
+        // Below the bound, the same grammar's guesses are made.
+        let abnf = format!("AX = \"  {} \"\n", "S".repeat(20));
+        let d = crate::Derivation::new(&abnf, "AX").unwrap();
+        assert!(d.tables().state_count() <= pairing::MAX_STATES);
+        assert!(pairing::candidates(d.tables()).count() > 0);
+        let cesu8 = rulesets::CESU8.derive().unwrap();
+        assert!(cesu8.tables().state_count() <= pairing::MAX_STATES);
+    }
+
+    #[test]
     fn cesu8_gets_a_check_whose_pairing_term_requires_a_trail_after_each_lead() {
         let s = simd(&rulesets::CESU8);
         let p = *s.pairing().expect("CESU-8 needs a pairing term");

@@ -33,6 +33,15 @@ use crate::{ByteClasses, MinimalDfa};
 /// The longest distance from a lead marker to its trail marker tried.
 const MAX_DISTANCE: usize = 6;
 
+/// The most states a DFA may have for its pairing structure to be looked
+/// for. Each guess costs a subset construction and a minimization of the
+/// DFA, one a state: CESU-8 (9 states) and WTF-8 (12) take a few, but a
+/// grammar of a long literal (80 states, a chain) took 0.28 s of a release
+/// build to be refused, and 20 times that in the fuzzer's instrumented
+/// build. Past this bound the check is declined for the reason the plain
+/// check gave, as any ruleset it cannot prove is.
+pub(super) const MAX_STATES: usize = 32;
+
 /// What a trail marker `distance` bytes after a lead marker means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PairRule {
@@ -85,38 +94,58 @@ pub(super) struct Candidate {
 }
 
 /// Every guess the DFA offers, most likely first: each live state other
-/// than the start as the pending state, each distance from 2 up.
-pub(super) fn candidates(tables: &Tables) -> Vec<Candidate> {
-    let mut found = Vec::new();
-    for pending in live_states(tables) {
-        if pending == tables.start() {
-            continue;
-        }
-        let Some((trail, rule)) = trail_marker(tables, pending) else {
-            continue;
-        };
-        let relaxed = merged_into_start(tables, pending);
-        for distance in 2..=MAX_DISTANCE {
-            if let Some(lead) = lead_marker(tables, pending, distance) {
-                found.push(Candidate {
-                    relaxed: relaxed.clone(),
-                    pairing: Pairing {
-                        lead,
-                        trail,
-                        distance,
-                        rule,
-                    },
-                });
-            }
-        }
-    }
-    found
+/// than the start as the pending state, each distance from 2 up. Made as
+/// they are tried, so that the search stops at the first the proof takes;
+/// the relaxed DFA, the costly part of a guess, only for a pending state
+/// that has a trail marker and a lead marker.
+///
+/// The work is polynomial in the states and classes (a hostile grammar
+/// reaches the DFA's limits): each marker is found from sets of states,
+/// not paths, and a merge whose subsets outnumber the ruleset's states is
+/// no relaxed ruleset of the kind looked for, and is given up. None past
+/// [`MAX_STATES`].
+pub(super) fn candidates(tables: &Tables) -> impl Iterator<Item = Candidate> + '_ {
+    let paths = Paths::new(tables);
+    let pendings: Vec<u8> = match tables.state_count() <= MAX_STATES {
+        true => paths.live.clone(),
+        false => Vec::new(),
+    };
+    pendings
+        .into_iter()
+        .filter(move |&pending| pending != tables.start())
+        .flat_map(move |pending| {
+            let found = trail_marker(tables, pending).map(|(trail, rule)| {
+                let leads = paths.lead_markers(pending);
+                (trail, rule, leads)
+            });
+            let relaxed = found
+                .as_ref()
+                .filter(|(_, _, leads)| !leads.is_empty())
+                .and_then(|_| merged_into_start(tables, pending));
+            relaxed
+                .zip(found)
+                .into_iter()
+                .flat_map(|(relaxed, (trail, rule, leads))| {
+                    leads.into_iter().map(move |(distance, lead)| Candidate {
+                        relaxed: relaxed.clone(),
+                        pairing: Pairing {
+                            lead,
+                            trail,
+                            distance,
+                            rule,
+                        },
+                    })
+                })
+        })
 }
 
 /// The DFA with `pending` merged into the start state: every transition
 /// into it goes to the start instead, and the start also takes its
-/// transitions. The subset construction makes that deterministic again.
-fn merged_into_start(tables: &Tables, pending: u8) -> Tables {
+/// transitions. The subset construction makes that deterministic again;
+/// `None` once it finds more subsets than the ruleset has states (CESU-8's
+/// and WTF-8's relaxed rulesets have fewer). A set's successors depend on a
+/// byte's class alone, so they are found once a class.
+fn merged_into_start(tables: &Tables, pending: u8) -> Option<Tables> {
     let (start, dead) = (tables.start(), tables.dead());
     let canonical = |s: u8| if s == pending { start } else { s };
     let successors = |set: &BTreeSet<u8>, byte: u8| -> BTreeSet<u8> {
@@ -151,17 +180,25 @@ fn merged_into_start(tables: &Tables, pending: u8) -> Tables {
         })
     };
     intern(BTreeSet::from([start]), &mut sets);
+    let classes = tables.classes();
     let mut rows: Vec<[StateId; 256]> = Vec::new();
     while rows.len() < sets.len() {
+        if sets.len() > tables.state_count() {
+            return None;
+        }
         let set = sets[rows.len()].clone();
+        let by_class: Vec<StateId> = classes
+            .ids()
+            .map(|class| intern(successors(&set, classes.representative(class)), &mut sets))
+            .collect();
         let row: [StateId; 256] =
-            core::array::from_fn(|byte| intern(successors(&set, byte as u8), &mut sets));
+            core::array::from_fn(|byte| by_class[usize::from(classes.class(byte as u8))]);
         rows.push(row);
     }
     let accepting: Vec<bool> = sets.iter().map(accepting).collect();
     let minimal = MinimalDfa::new(&Dfa::from_rows(rows, accepting));
     let classes = ByteClasses::new(&minimal);
-    Tables::new(&minimal, &classes).expect("no more states than subsets of the ruleset's")
+    Some(Tables::new(&minimal, &classes).expect("no more states than subsets of the ruleset's"))
 }
 
 /// The pairs of bytes on which `pending` and the start part in their first
@@ -219,51 +256,115 @@ fn trail_marker(tables: &Tables, pending: u8) -> Option<(PairBox, PairRule)> {
     }
 }
 
-/// The pairs of bytes that stand where a lead marker would, `distance`
-/// bytes before the trail marker, on the paths into `pending`: the trail
-/// marker is the second byte after `pending`, so those are the pair ending
-/// `distance - 2` bytes before the byte that enters it.
-fn lead_marker(tables: &Tables, pending: u8, distance: usize) -> Option<PairBox> {
-    let dead = tables.dead();
-    let classes = tables.classes();
-    let representatives: Vec<u8> = tables
-        .classes()
-        .ids()
-        .map(|class| classes.representative(class))
-        .collect();
-    let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
-    // Paths of `distance` bytes into `pending`; the lead pair is their first two.
-    for from in live_states(tables) {
-        let mut paths: Vec<(u8, Vec<u8>)> = vec![(from, Vec::new())];
-        for _ in 0..distance {
-            paths = paths
-                .into_iter()
-                .flat_map(|(s, path)| {
-                    representatives.iter().filter_map(move |&b| {
-                        let t = tables.next(s, b);
-                        (t != dead).then(|| {
-                            let mut longer = path.clone();
-                            longer.push(b);
-                            (t, longer)
-                        })
-                    })
+/// What the lead markers are found from: the live states, each class's
+/// bytes, and for each live state the classes that enter it from a live
+/// state (the first byte of a lead pair, the pair's second entering from
+/// there).
+struct Paths<'a> {
+    tables: &'a Tables,
+    live: Vec<u8>,
+    members: Vec<Vec<u8>>,
+    entered_by: Vec<BTreeSet<u8>>,
+}
+
+impl<'a> Paths<'a> {
+    fn new(tables: &'a Tables) -> Paths<'a> {
+        let live = live_states(tables);
+        let classes = tables.classes();
+        let mut members = vec![Vec::new(); classes.count()];
+        for byte in 0..=255u8 {
+            members[usize::from(classes.class(byte))].push(byte);
+        }
+        let mut entered_by = vec![BTreeSet::new(); tables.state_count()];
+        for &from in &live {
+            for class in classes.ids() {
+                let to = tables.next(from, classes.representative(class));
+                if to != tables.dead() {
+                    entered_by[usize::from(to)].insert(class);
+                }
+            }
+        }
+        Paths {
+            tables,
+            live,
+            members,
+            entered_by,
+        }
+    }
+
+    /// The lead marker at each distance from 2 to [`MAX_DISTANCE`] that
+    /// has one, for `pending`: the pairs of bytes that stand `distance`
+    /// bytes before the trail marker on the paths into `pending` (the trail
+    /// marker is the second byte after `pending`, so those are the pair
+    /// ending `distance - 2` bytes before the byte that enters it), when
+    /// they are a box.
+    ///
+    /// Found backwards: the states `distance - 2` bytes from `pending`,
+    /// then the pairs of classes that reach one of them from a live state,
+    /// the first entering a state that the second leaves towards it.
+    fn lead_markers(&self, pending: u8) -> Vec<(usize, PairBox)> {
+        let (tables, classes) = (self.tables, self.tables.classes());
+        let mut markers = Vec::new();
+        // The live states `k` bytes before `pending`, for k from 0.
+        let mut before = BTreeSet::from([pending]);
+        for distance in 2..=MAX_DISTANCE {
+            let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
+            for &mid in &self.live {
+                let entered = &self.entered_by[usize::from(mid)];
+                if entered.is_empty() {
+                    continue;
+                }
+                for second in classes.ids() {
+                    let to = tables.next(mid, classes.representative(second));
+                    if before.contains(&to) {
+                        pairs.extend(entered.iter().map(|&first| (first, second)));
+                    }
+                }
+            }
+            if let Some(lead) = self.class_box(&pairs) {
+                markers.push((distance, lead));
+            }
+            before = self
+                .live
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    classes
+                        .ids()
+                        .any(|c| before.contains(&tables.next(s, classes.representative(c))))
                 })
                 .collect();
         }
-        for (s, path) in paths {
-            if s == pending {
-                pairs.insert((path[0], path[1]));
-            }
-        }
+        markers
     }
-    let bytes_of = |representative: u8| {
-        (0..=255u8).filter(move |&b| classes.class(b) == classes.class(representative))
-    };
-    let expanded: Vec<(u8, u8)> = pairs
-        .iter()
-        .flat_map(|&(x, y)| bytes_of(x).flat_map(move |p| bytes_of(y).map(move |c| (p, c))))
-        .collect();
-    pair_box(&expanded)
+
+    /// The box of the bytes of `pairs` of classes, if they are one: the
+    /// pairs of classes a product of two sets, and each set's bytes one of
+    /// high nibbles × low nibbles.
+    fn class_box(&self, pairs: &BTreeSet<(u8, u8)>) -> Option<PairBox> {
+        let earlier: BTreeSet<u8> = pairs.iter().map(|&(x, _)| x).collect();
+        let later: BTreeSet<u8> = pairs.iter().map(|&(_, y)| y).collect();
+        // No pairs at all is the empty box, as the bytes of none are.
+        if pairs.len() != earlier.len() * later.len() {
+            return None;
+        }
+        let bytes = |set: &BTreeSet<u8>| -> Vec<u8> {
+            let mut bytes: Vec<u8> = set
+                .iter()
+                .flat_map(|&class| self.members[usize::from(class)].iter().copied())
+                .collect();
+            bytes.sort_unstable();
+            bytes
+        };
+        let earlier = NibbleSet::of(&bytes(&earlier))?;
+        let later = NibbleSet::of(&bytes(&later))?;
+        Some(PairBox {
+            prev_high: earlier.high,
+            prev_low: earlier.low,
+            cur_high: later.high,
+            cur_low: later.low,
+        })
+    }
 }
 
 /// The box that holds exactly `pairs`, if they are one: earlier bytes ×
