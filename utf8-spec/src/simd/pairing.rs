@@ -37,9 +37,10 @@ const MAX_DISTANCE: usize = 6;
 /// for. Each guess costs a subset construction and a minimization of the
 /// DFA, one a state: CESU-8 (9 states) and WTF-8 (12) take a few, but a
 /// grammar of a long literal (80 states, a chain) took 0.28 s of a release
-/// build to be refused, and 20 times that in the fuzzer's instrumented
-/// build. Past this bound the check is declined for the reason the plain
-/// check gave, as any ruleset it cannot prove is.
+/// build to be refused, and 24 s in the fuzzer's instrumented build, which
+/// emits its tables in three languages. Past this bound the check is
+/// declined for the reason the plain check gave, as any ruleset it cannot
+/// prove is.
 pub(super) const MAX_STATES: usize = 32;
 
 /// What a trail marker `distance` bytes after a lead marker means.
