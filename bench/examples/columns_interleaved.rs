@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use arrow_array::BinaryArray;
 use utf8_bench::columns::{self, Layouts, each_view};
-use utf8_bench::valid_corpus;
+use utf8_bench::{median, valid_corpus};
 use utf8_core::Rfc3629;
 use utf8_core::column::{Column, Offsets, Views};
 
@@ -101,11 +101,6 @@ const RATIOS: [(&str, &str, &str); 5] = [
     ),
     ("utf8-arrow ÷ utf8-core, views", "utf8-arrow views", "views"),
 ];
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
 
 fn main() {
     let asked: Vec<String> = std::env::args().skip(1).collect();

@@ -12,7 +12,7 @@ fn main() {
     use std::hint::black_box;
     use std::time::Instant;
 
-    use utf8_bench::{emitted, to_cesu8, valid_corpus};
+    use utf8_bench::{emitted, median, to_cesu8, valid_corpus};
     use utf8_core::cpu::{self, Level};
     use utf8_core::paths::{self, Path};
     use utf8_core::{Ruleset, cesu8::Cesu8, wtf8::Wtf8};
@@ -25,11 +25,6 @@ fn main() {
             assert!(validate(black_box(bytes)));
         }
         (bytes.len() * 10) as f64 / started.elapsed().as_secs_f64() / f64::from(1u32 << 30)
-    }
-
-    fn median(mut values: Vec<f64>) -> f64 {
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
     }
 
     fn core<R: Ruleset>(bytes: &[u8]) -> bool {

@@ -360,3 +360,14 @@ pub fn cpu_model() -> String {
         field("model").unwrap_or_default()
     )
 }
+
+/// The median of `values` (the upper one of an even count), for the
+/// examples that take a ratio in turns.
+///
+/// # Panics
+///
+/// If `values` is empty.
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}

@@ -115,28 +115,23 @@ pub(super) fn candidates(tables: &Tables) -> impl Iterator<Item = Candidate> + '
         .into_iter()
         .filter(move |&pending| pending != tables.start())
         .flat_map(move |pending| {
-            let found = trail_marker(tables, pending).map(|(trail, rule)| {
+            let guesses = trail_marker(tables, pending).and_then(|(trail, rule)| {
                 let leads = paths.lead_markers(pending);
-                (trail, rule, leads)
+                if leads.is_empty() {
+                    return None;
+                }
+                let relaxed = merged_into_start(tables, pending)?;
+                Some(leads.into_iter().map(move |(distance, lead)| Candidate {
+                    relaxed: relaxed.clone(),
+                    pairing: Pairing {
+                        lead,
+                        trail,
+                        distance,
+                        rule,
+                    },
+                }))
             });
-            let relaxed = found
-                .as_ref()
-                .filter(|(_, _, leads)| !leads.is_empty())
-                .and_then(|_| merged_into_start(tables, pending));
-            relaxed
-                .zip(found)
-                .into_iter()
-                .flat_map(|(relaxed, (trail, rule, leads))| {
-                    leads.into_iter().map(move |(distance, lead)| Candidate {
-                        relaxed: relaxed.clone(),
-                        pairing: Pairing {
-                            lead,
-                            trail,
-                            distance,
-                            rule,
-                        },
-                    })
-                })
+            guesses.into_iter().flatten()
         })
 }
 
@@ -152,11 +147,8 @@ fn merged_into_start(tables: &Tables, pending: u8) -> Option<Tables> {
     let successors = |set: &BTreeSet<u8>, byte: u8| -> BTreeSet<u8> {
         let mut next = BTreeSet::new();
         for &s in set {
-            let mut from = vec![s];
-            if s == start {
-                from.push(pending);
-            }
-            for f in from {
+            let merged = (s == start).then_some(pending);
+            for f in core::iter::once(s).chain(merged) {
                 let t = canonical(tables.next(f, byte));
                 if t != dead {
                     next.insert(t);
