@@ -63,6 +63,7 @@ mod inline;
 #[cfg(feature = "alloc")]
 mod lossy;
 mod nulls;
+mod offset;
 mod offsets;
 mod page;
 mod rule;
@@ -74,7 +75,8 @@ pub use error::{ColumnError, ColumnErrorKind, Layout};
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub use lossy::{LossyOffsets, LossyPage, LossyViews};
 pub use nulls::Nulls;
-pub use offsets::{Offset, Offsets};
+pub use offset::Offset;
+pub use offsets::Offsets;
 pub use page::PlainPage;
 pub use views::Views;
 

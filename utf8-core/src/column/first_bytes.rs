@@ -5,7 +5,7 @@
 //! AVX-512 levels, `i32` offsets (Arrow's `Utf8`) are read eight at a time
 //! and their bytes gathered in one instruction.
 
-use super::offsets::Offset;
+use super::offset::Offset;
 
 /// The lowest of the bytes at `offsets`, each read as `i8`, and 0 if that
 /// is lower; every offset is below `values.len()`.
@@ -68,14 +68,14 @@ mod x86 {
             // SAFETY: each lane reads the four bytes at `base + offset`,
             // which the caller guarantees lie within `values`.
             let words = unsafe { _mm256_i32gather_epi32::<1>(base, index) };
-            // Each word's first byte, sign-extended.
-            let first = _mm256_srai_epi32::<24>(_mm256_slli_epi32::<24>(words));
-            lowest = _mm256_min_epi32(lowest, first);
+            // Each word's first byte in its top byte, over zeros: words so
+            // shifted are in the order of those bytes as `i8`.
+            lowest = _mm256_min_epi32(lowest, _mm256_slli_epi32::<24>(words));
         }
         let mut lanes = [0i32; 8];
         // SAFETY: `lanes` is 32 bytes, written unaligned.
         unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), lowest) };
-        let lowest = lanes.into_iter().min().unwrap_or(0) as i8;
+        let lowest = (lanes.into_iter().min().unwrap_or(0) >> 24) as i8;
         rest.iter().fold(lowest, |lowest, &offset| {
             lowest.min(values[offset as usize] as i8)
         })

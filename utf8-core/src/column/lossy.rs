@@ -9,7 +9,8 @@
 use alloc::vec::Vec;
 
 use super::error::{ColumnError, Layout};
-use super::offsets::{Offset, Offsets};
+use super::offset::Offset;
+use super::offsets::Offsets;
 use super::page::PlainPage;
 use super::views::{MAX_INLINE, Views};
 use super::{Column, Rows};

@@ -5,90 +5,11 @@ use super::error::{ColumnError, Layout};
 use super::first_bytes;
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
+use super::offset::Offset;
 use super::rule::{LOWEST_UTF8_START, RuleOf};
 use super::{Resume, Rows, per_row};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
-
-/// The integer types offsets come in: Arrow's `i32` and `i64`, and the
-/// unsigned and `usize` forms other systems use.
-pub trait Offset: Copy + sealed::Sealed {
-    /// The offset as an index, or `None` when it is negative or does not
-    /// fit in `usize`.
-    fn to_index(self) -> Option<usize>;
-    /// The offset of an index, or `None` when it does not fit.
-    #[doc(hidden)]
-    fn from_index(index: usize) -> Option<Self>;
-    /// The offset of an index known to fit: a plain conversion.
-    #[doc(hidden)]
-    fn from_index_wrapping(index: usize) -> Self;
-    /// The offset as an index once [`to_index`](Offset::to_index) has said
-    /// it is one: a plain conversion, with no test.
-    #[doc(hidden)]
-    fn index(self) -> usize;
-    /// The offsets as `i32`s, when they are: for the gathered row-start
-    /// test.
-    #[doc(hidden)]
-    fn as_i32s(offsets: &[Self]) -> Option<&[i32]> {
-        let _ = offsets;
-        None
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-macro_rules! offset {
-    ($($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
-        impl Offset for $t {
-            #[inline]
-            fn to_index(self) -> Option<usize> {
-                usize::try_from(self).ok()
-            }
-            #[inline]
-            fn from_index(index: usize) -> Option<Self> {
-                <$t>::try_from(index).ok()
-            }
-            #[inline(always)]
-            fn from_index_wrapping(index: usize) -> Self {
-                index as $t
-            }
-            #[inline(always)]
-            fn index(self) -> usize {
-                // In range: `Offsets::new` converted every offset with
-                // `to_index` first.
-                self as usize
-            }
-        }
-    )*};
-}
-offset!(i64, u32, u64, usize);
-
-impl sealed::Sealed for i32 {}
-impl Offset for i32 {
-    #[inline]
-    fn to_index(self) -> Option<usize> {
-        usize::try_from(self).ok()
-    }
-    #[inline]
-    fn from_index(index: usize) -> Option<i32> {
-        i32::try_from(index).ok()
-    }
-    #[inline(always)]
-    fn from_index_wrapping(index: usize) -> i32 {
-        index as i32
-    }
-    #[inline(always)]
-    fn index(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn as_i32s(offsets: &[i32]) -> Option<&[i32]> {
-        Some(offsets)
-    }
-}
 
 /// A column of `offsets.len() - 1` rows over one values buffer, row `i`
 /// being `values[offsets[i]..offsets[i + 1]]`: Arrow's `Utf8`/`Binary`
@@ -129,15 +50,17 @@ impl<'a, O: Offset> Offsets<'a, O> {
         let Some(&first) = offsets.first() else {
             return Err(ColumnError::layout(0, Layout::NoOffsets));
         };
-        // Offsets converted by a plain cast keep their order in `usize` when
-        // the type is no wider (a negative one becomes larger than any
-        // buffer): then the first in range, none below the one before and
-        // the last within `values` put every one in range. A fold with no
-        // early exit, so that it runs a vector at a time.
+        // The first at least 0 and none below the one before, in the
+        // type's own order, put every offset at or above the first; the
+        // last within `values` then puts every one in range, when the type
+        // is no wider than `usize` (a plain cast then keeps its value). A
+        // fold over two slices a row apart, with no early exit, so that it
+        // runs a vector at a time (`windows` costs shuffles).
         let fits = size_of::<O>() <= size_of::<usize>();
         let in_order = !offsets
-            .windows(2)
-            .fold(false, |any, pair| any | (pair[1].index() < pair[0].index()));
+            .iter()
+            .zip(&offsets[1..])
+            .fold(false, |any, (before, offset)| any | (offset < before));
         let last = offsets[offsets.len() - 1];
         if !(fits && first.to_index().is_some() && in_order && last.index() <= values.len()) {
             first_malformed(offsets, values.len())?;
