@@ -655,7 +655,7 @@ proptest! {
 /// In-place check: batches of this many rows.
 const IN_PLACE_ROWS: usize = 1024;
 /// The views' in-place check: batches of this many views.
-const IN_PLACE_VIEWS: usize = 256;
+const IN_PLACE_VIEWS: usize = 1024;
 /// Copying check: rows longer than this are checked where they lie.
 const COPY_LIMIT: usize = 256;
 

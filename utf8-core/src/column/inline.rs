@@ -33,17 +33,20 @@ const STRINGS: usize = 4096;
 const WIDE: usize = 64;
 /// Strings longer than this are checked where they lie.
 const COPY_LIMIT: usize = 256;
-/// Views the check in place reads at a time (4 KiB of them): it copies
-/// only their inline strings, and so has room for more.
-const IN_PLACE_VIEWS: usize = 256;
+/// Views the check in place reads at a time (16 KiB of them): it copies
+/// only their inline strings (at most 12 KiB, on the stack), which one
+/// call then checks. A call's fixed cost is about that of checking 1 KiB,
+/// and text's inline strings pack to a few bytes a view, so that fewer
+/// views a batch spend a large part of the check on calls.
+const IN_PLACE_VIEWS: usize = 1024;
 /// How far past a string in a data buffer the walk asks the CPU to
 /// fetch.
 const DATA_AHEAD: usize = 512;
 /// A span this long is checked at the end of its batch.
 const SPAN_BYTES: usize = 4096;
-/// More spans begun in one batch than this, and the rest of the column is
-/// checked by copying.
-const MAX_SPANS_A_BATCH: usize = 8;
+/// More spans begun in one batch than this (one every 32 views), and the
+/// rest of the column is checked by copying.
+const MAX_SPANS_A_BATCH: usize = IN_PLACE_VIEWS / 32;
 /// The batch: the views, a separator, the strings, and room for one wide
 /// copy past them.
 const SIZE: usize = INLINE + 1 + STRINGS + WIDE;
