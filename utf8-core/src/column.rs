@@ -67,8 +67,11 @@ mod offset;
 mod offsets;
 mod page;
 mod rule;
+mod view;
 pub(crate) mod view_scan;
 mod views;
+mod views_check;
+mod views_copied;
 
 pub use error::{ColumnError, ColumnErrorKind, Layout};
 #[cfg(feature = "alloc")]

@@ -3,36 +3,27 @@
 //! views that point into a data buffer, with no branch on what a view
 //! holds, and collects the inline strings. Then, two ways:
 //!
-//! - **In place**, where the ruleset's first bytes mark boundaries (UTF-8,
-//!   `super::rule`): the inline strings packed one after another, and
-//!   each run of listed strings that lie back to back in one data buffer,
-//!   in row order (a span), checked where it lies, each in one call. Each
-//!   row's first byte is tested as the offsets check tests it: packed
-//!   strings, or the rows of a span, are valid exactly when each row is
-//!   and each starts on a boundary. Where the strings lie in another order
-//!   (a span every few rows) or a test fails, the rest is checked by
-//!   copying, which names the row.
-//! - **By copying**, where the bytes from `00` to `0C` are separators
-//!   (`super::rule`): each inline view's 16 bytes as they lie (its length,
-//!   string and padding), then a separator and the listed strings, each
-//!   followed by one, and a call checks the batch.
+//! - **In place** (here), where the ruleset's first bytes mark boundaries
+//!   (UTF-8, `super::rule`): the inline strings packed one after another,
+//!   and each run of listed strings that lie back to back in one data
+//!   buffer, in row order (a span), checked where it lies, each in one
+//!   call. Each row's first byte is tested as the offsets check tests it:
+//!   packed strings, or the rows of a span, are valid exactly when each
+//!   row is and each starts on a boundary. Where the strings lie in
+//!   another order (a span every few rows) or a test fails, the rest is
+//!   checked by copying, which names the row.
+//! - **By copying** (`super::views_copied`), where the bytes from `00` to
+//!   `0C` are separators (`super::rule`).
 
 use super::nulls::holding64;
-use super::rule::{RowRule, RuleOf};
-use super::views::{Place, Views, check_in_buffer};
-use super::{Resume, Rows, per_row, view_scan};
+use super::rule::RuleOf;
+use super::view::View;
+use super::views::Views;
+use super::views_copied::copied;
+use super::{Resume, Rows, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
-/// Views a batch holds at most: 2 KiB of them.
-const BATCH_VIEWS: usize = 128;
-const INLINE: usize = BATCH_VIEWS * 16;
-/// Room for the batch's strings that are not inline.
-const STRINGS: usize = 4096;
-/// Strings up to this long are copied with one fixed-size copy.
-const WIDE: usize = 64;
-/// Strings longer than this are checked where they lie.
-const COPY_LIMIT: usize = 256;
 /// Views the check in place reads at a time (16 KiB of them): it copies
 /// only their inline strings (at most 12 KiB, on the stack), which one
 /// call then checks. A call's fixed cost is about that of checking 1 KiB,
@@ -47,9 +38,6 @@ const SPAN_BYTES: usize = 4096;
 /// More spans begun in one batch than this (one every 32 views), and the
 /// rest of the column is checked by copying.
 const MAX_SPANS_A_BATCH: usize = IN_PLACE_VIEWS / 32;
-/// The batch: the views, a separator, the strings, and room for one wide
-/// copy past them.
-const SIZE: usize = INLINE + 1 + STRINGS + WIDE;
 
 /// The first invalid row at or after `from`.
 pub(crate) fn next_invalid<R: Ruleset, B: AsRef<[u8]>>(
@@ -95,7 +83,6 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     column: &Views<'_, B>,
     from: usize,
 ) -> Result<(), usize> {
-    let rule = const { RuleOf::<R>::RULE };
     let views = column.views();
     let nulls = column.nulls();
     let mut text = [0u8; view_scan::packed_room(IN_PLACE_VIEWS)];
@@ -110,6 +97,8 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
             span,
             starts_right: true,
             spans_begun: 0,
+            first,
+            doubt,
         };
         let mut packed = 0;
         for (c, chunk) in batch.chunks(view_scan::CHUNK).enumerate() {
@@ -121,18 +110,12 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 .get(chunk_first + IN_PLACE_VIEWS..)
                 .unwrap_or_default();
             view_scan::prefetch(&ahead[..ahead.len().min(view_scan::CHUNK)]);
-            let found = first_pass::<B, CHECK_LAYOUT>(
-                chunk,
-                keep,
-                &mut text,
-                &mut packed,
-                &rule,
-                column.buffers(),
-            );
+            let found =
+                first_pass::<R, B, CHECK_LAYOUT>(chunk, keep, &mut text, &mut packed, column);
             let Some(long) = found else {
                 return Err(doubt);
             };
-            walk_long::<R, B, CHECK_LAYOUT>(column, chunk_first, long, &mut walk, doubt, first)?;
+            walk_long::<R, B, CHECK_LAYOUT>(column, chunk_first, long, &mut walk)?;
         }
         span = walk.span;
         // Strings laid out in another order than their rows' make a span
@@ -160,39 +143,38 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
 
 /// A batch's walk of its views that point into a data buffer: the span
 /// they extend, whether each string starts on a boundary, and how many
-/// spans the batch began.
+/// spans the batch began; the batch's first row, and the first row in
+/// doubt when a view is malformed (the open span's first, or the batch's).
 struct Walk {
     span: Option<Span>,
     starts_right: bool,
     spans_begun: usize,
+    first: usize,
+    doubt: usize,
 }
 
 /// Walks a chunk's kept views that point into a data buffer (`long`, the
 /// chunk's first row at bit 0, numbered from `chunk_first`): each string
 /// extends the span or begins the next, the one before checked. `Err`
-/// holds the first row in doubt: `doubt` for a malformed view, else the
-/// failed span's first row or the batch's (`first`), whose inline strings
-/// are not checked yet.
+/// holds the first row in doubt: the walk's `doubt` for a malformed view,
+/// else the failed span's first row or the batch's (the walk's `first`),
+/// whose inline strings are not checked yet.
 #[inline(always)]
 fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     column: &Views<'_, B>,
     chunk_first: usize,
     mut long: u64,
     walk: &mut Walk,
-    doubt: usize,
-    first: usize,
 ) -> Result<(), usize> {
     let rule = const { RuleOf::<R>::RULE };
     while long != 0 {
         let row = chunk_first + long.trailing_zeros() as usize;
         long &= long - 1;
-        let view = column.views()[row];
-        if CHECK_LAYOUT && check_in_buffer(view, column.buffers()).is_err() {
-            return Err(doubt);
+        let view = View(column.views()[row]);
+        if CHECK_LAYOUT && view.fault_in_buffer(column.buffers()).is_err() {
+            return Err(walk.doubt);
         }
-        let len = view as u32 as usize;
-        let buffer = (view >> 64) as u32 as usize;
-        let start = (view >> 96) as u32 as usize;
+        let (len, buffer, start) = (view.len(), view.buffer_index(), view.offset());
         // The strings that follow this one, read by the rows ahead, which
         // memory delivers while they are reached.
         if let Some(data) = column.buffers().get(buffer) {
@@ -200,12 +182,12 @@ fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         }
         // The prefix, checked by `Views::new` or just above, is the
         // string's first byte.
-        walk.starts_right &= rule.starts_row((view >> 32) as u8);
+        walk.starts_right &= rule.starts_row(view.first_byte());
         match &mut walk.span {
             Some(span) if span.buffer == buffer && span.end == start => span.end += len,
             _ => {
                 if let Some(done) = walk.span {
-                    check_span::<R, B>(column, done).map_err(|row| row.min(first))?;
+                    check_span::<R, B>(column, done).map_err(|row| row.min(walk.first))?;
                 }
                 walk.span = Some(Span {
                     row,
@@ -228,23 +210,23 @@ fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
 /// which `in_place` tests as it walks them: `None` when a view is
 /// malformed.
 #[inline(always)]
-fn first_pass<B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+fn first_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     chunk: &[u128],
     keep: u64,
     text: &mut [u8],
     packed: &mut usize,
-    rule: &RowRule,
-    buffers: &[B],
+    column: &Views<'_, B>,
 ) -> Option<u64> {
-    let found = view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, rule);
+    let rule = const { RuleOf::<R>::RULE };
+    let found = view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, &rule);
     let mut doubt = found.bad_start | found.dirty;
     if CHECK_LAYOUT {
         // Null rows' views are checked too, as `Views::new` does.
         let mut null_long = found.long & !keep;
         while null_long != 0 {
-            let view = chunk[null_long.trailing_zeros() as usize];
+            let view = View(chunk[null_long.trailing_zeros() as usize]);
             null_long &= null_long - 1;
-            doubt |= check_in_buffer(view, buffers).is_err();
+            doubt |= view.fault_in_buffer(column.buffers()).is_err();
         }
     }
     (!doubt).then_some(found.long & keep)
@@ -257,154 +239,4 @@ fn check_span<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, span: Span) -> 
     // strings next to each other in one buffer.
     let bytes = &column.buffers()[span.buffer].as_ref()[span.start..span.end];
     R::validate(bytes).map_err(|_| span.row)
-}
-
-/// The first invalid row at or after `from`, every short string copied.
-fn copied<R: Ruleset, B: AsRef<[u8]>>(
-    column: &Views<'_, B>,
-    from: Resume,
-    separator: u8,
-) -> Option<(usize, Utf8Error, Resume)> {
-    let rows = column.views().len();
-    let mut bytes = [0u8; SIZE];
-    bytes[INLINE] = separator;
-    let mut listed = [0u8; BATCH_VIEWS];
-    let mut first = from.row;
-    while first < rows {
-        let mut end = rows.min(first + BATCH_VIEWS);
-        let count = copy_views(column, first, end, &mut bytes, &mut listed);
-        let (strings_end, copied) =
-            copy_strings(column, first, &listed[..count], &mut bytes, separator);
-        if copied < count {
-            // A string too long to copy, or past the room: the batch ends
-            // before its row, which starts the next one.
-            let cut = first + usize::from(listed[copied]);
-            bytes[(cut - first) * 16..(end - first) * 16].fill(0);
-            end = cut;
-        }
-        if end == first {
-            let found = per_row::<R, _>(column, Resume { row: first, at: 0 }, first + 1);
-            if found.is_some() {
-                return found;
-            }
-            first += 1;
-            continue;
-        }
-        if (end - first) < BATCH_VIEWS {
-            // The views of the last, short batch are followed by zeros.
-            bytes[(end - first) * 16..INLINE].fill(0);
-        }
-        if let Err(e) = R::validate(&bytes[..strings_end]) {
-            let listed = &listed[..copied.min(count)];
-            let row = first_invalid::<R, B>(column, first, listed, &bytes[..strings_end], e);
-            let found = per_row::<R, _>(column, Resume { row, at: 0 }, end);
-            if found.is_some() {
-                return found;
-            }
-        }
-        first = end;
-    }
-    None
-}
-
-/// The first pass: each view's bytes, or zeros; returns how many views
-/// were listed as strings to copy (`listed`, relative to `first`).
-#[inline]
-fn copy_views<B: AsRef<[u8]>>(
-    column: &Views<'_, B>,
-    first: usize,
-    end: usize,
-    bytes: &mut [u8; SIZE],
-    listed: &mut [u8; BATCH_VIEWS],
-) -> usize {
-    let nulls = column.nulls();
-    let mut count = 0;
-    let views = &column.views()[first..end];
-    let (slots, _) = bytes[..INLINE].as_chunks_mut::<16>();
-    for (c, (chunk, slots)) in views
-        .chunks(view_scan::CHUNK)
-        .zip(slots.chunks_mut(view_scan::CHUNK))
-        .enumerate()
-    {
-        let base = c * view_scan::CHUNK;
-        let keep = holding64(nulls, first + base);
-        let mut long = view_scan::copy_inline(chunk, keep, slots);
-        while long != 0 {
-            // `base + i < BATCH_VIEWS`, which fits in a byte.
-            listed[count] = (base + long.trailing_zeros() as usize) as u8;
-            count += 1;
-            long &= long - 1;
-        }
-    }
-    count
-}
-
-/// The second pass: the listed strings after the views and a separator,
-/// each followed by a separator. Returns where they end, and how many were
-/// copied: fewer than listed when one is past `COPY_LIMIT` or the room.
-#[inline]
-fn copy_strings<B: AsRef<[u8]>>(
-    column: &Views<'_, B>,
-    first: usize,
-    listed: &[u8],
-    bytes: &mut [u8; SIZE],
-    separator: u8,
-) -> (usize, usize) {
-    let mut at = INLINE + 1;
-    for (copied, &i) in listed.iter().enumerate() {
-        let Place::InBuffer(buffer, start, len) = column.place(first + usize::from(i)) else {
-            continue;
-        };
-        if len > COPY_LIMIT || at + len >= INLINE + 1 + STRINGS {
-            return (at, copied);
-        }
-        // `at < INLINE + 1 + STRINGS`: a wide copy fits in the room past
-        // the strings, and what it writes past this one is overwritten by
-        // the next.
-        match buffer.get(start..start.wrapping_add(WIDE)) {
-            Some(wide) if len <= WIDE => bytes[at..at + WIDE].copy_from_slice(wide),
-            _ => bytes[at..at + len].copy_from_slice(&buffer[start..start + len]),
-        }
-        bytes[at + len] = separator;
-        at += len + 1;
-    }
-    (at, listed.len())
-}
-
-/// The row to search from after the batch failed with `e`: the first
-/// invalid inline row if the check stopped among the views, and before it
-/// the first listed string that fails on its own.
-#[cold]
-fn first_invalid<R: Ruleset, B: AsRef<[u8]>>(
-    column: &Views<'_, B>,
-    first: usize,
-    listed: &[u8],
-    batch: &[u8],
-    e: Utf8Error,
-) -> usize {
-    let stop = e.valid_up_to();
-    // Where the strings' check stopped, relative to their start.
-    let strings_stop = if stop < INLINE {
-        R::validate(&batch[INLINE + 1..])
-            .err()
-            .map(|e| e.valid_up_to())
-    } else {
-        // The views were valid to their end, so they ended on a
-        // boundary, after which the separator is valid: `stop` is past it.
-        Some(stop.saturating_sub(INLINE + 1))
-    };
-    let inline_row = (stop < INLINE).then_some(first + stop / 16);
-    let string_row = strings_stop.and_then(|stop| {
-        let mut end = 0;
-        listed.iter().find_map(|&i| {
-            let row = first + usize::from(i);
-            end += column.len_of(row) + 1;
-            (end > stop).then_some(row)
-        })
-    });
-    match (inline_row, string_row) {
-        (Some(a), Some(b)) => a.min(b),
-        (Some(a), None) | (None, Some(a)) => a,
-        (None, None) => first,
-    }
 }

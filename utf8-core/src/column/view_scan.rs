@@ -26,7 +26,7 @@
 //! does the same a view at a time elsewhere, and for a chunk's last views.
 
 use super::rule::RowRule;
-use super::views::MAX_INLINE;
+use super::view::{MAX_INLINE, View};
 
 /// The most views one call takes: one bit each in a `u64`.
 pub(crate) const CHUNK: usize = 64;
@@ -189,32 +189,17 @@ fn level() -> crate::cpu::Level {
     }
 }
 
-/// Whether `view` holds its string itself.
-#[inline(always)]
-fn is_inline(view: u128) -> bool {
-    view as u32 as usize <= MAX_INLINE
-}
-
 /// [`layout`] a view at a time, for views numbered from `first`.
 #[inline]
 fn layout_scalar(views: &[u128], first: usize) -> (u64, bool) {
     let mut long = 0;
     let mut dirty = false;
     for (i, &view) in views.iter().enumerate() {
-        dirty |= dirty_padding(view);
-        long |= u64::from(!is_inline(view)) << (first + i);
+        let view = View(view);
+        dirty |= view.has_dirty_padding();
+        long |= u64::from(!view.is_inline()) << (first + i);
     }
     (long, dirty)
-}
-
-/// Whether `view` is inline and has a byte other than `00` in its padding.
-#[inline(always)]
-fn dirty_padding(view: u128) -> bool {
-    let len = view as u32 as usize;
-    // The bytes past an inline string, shifted down: zero when padded
-    // right.
-    let padding = (view >> 32) >> (8 * len.min(MAX_INLINE));
-    is_inline(view) & (padding != 0)
 }
 
 /// [`copy_inline`] a view at a time, for views numbered from `first`
@@ -224,7 +209,7 @@ fn dirty_padding(view: u128) -> bool {
 fn copy_scalar(views: &[u128], keep: u64, out: &mut [[u8; 16]], first: usize) -> u64 {
     let mut long = 0;
     for (i, (&view, to)) in views.iter().zip(out).enumerate() {
-        let inline = is_inline(view);
+        let inline = View(view).is_inline();
         let kept = keep >> (first + i) & 1 == 1;
         // A mask the compiler cannot see is all ones or all zeros: seeing
         // it, it loads the view's high half only for a kept view, which is
@@ -254,14 +239,15 @@ fn pack_scalar<const PADDING: bool>(
         bad_start: false,
     };
     for (i, &view) in views.iter().enumerate() {
-        let inline = is_inline(view);
-        found.dirty |= PADDING && dirty_padding(view);
+        let view = View(view);
+        let inline = view.is_inline();
+        found.dirty |= PADDING && view.has_dirty_padding();
         found.long |= u64::from(!inline) << (first + i);
         let kept = keep >> (first + i) & 1 == 1;
         // Every view's bytes past its length are stored, and only a kept
         // inline view's string is counted, so that no branch asks which.
-        let len = (view as u32 as usize) & usize::from(inline & kept).wrapping_neg();
-        let string = (view >> 32).to_le_bytes();
+        let len = view.len() & usize::from(inline & kept).wrapping_neg();
+        let string = view.after_len();
         text[*at..*at + 16].copy_from_slice(&string);
         found.bad_start |= len != 0 && !starts_row(string[0]);
         *at += len;
