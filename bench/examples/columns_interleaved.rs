@@ -9,7 +9,7 @@
 //!
 //! The ratios, each a speed over a speed:
 //!
-//! - offsets ÷ one buffer: `Offsets::new` and `validate::<Rfc3629>()`
+//! - offsets ÷ one buffer: `Offsets::validated::<Rfc3629>`
 //!   against `utf8_core::from_utf8` of the values as one string;
 //! - views ÷ `core::str` per row, views ÷ simdutf8 per row:
 //!   `Views::validated::<Rfc3629>` against a call per row;
@@ -28,7 +28,7 @@ use arrow_array::BinaryArray;
 use utf8_bench::columns::{self, Layouts, each_view};
 use utf8_bench::{median, valid_corpus};
 use utf8_core::Rfc3629;
-use utf8_core::column::{Column, Offsets, Views};
+use utf8_core::column::{Offsets, Views};
 
 /// Turns taken for each column.
 const TURNS: usize = 15;
@@ -47,9 +47,7 @@ fn contenders<'a>(column: &'a Layouts, binary: &'a BinaryArray) -> Vec<(&'static
         (
             "offsets",
             Box::new(move || {
-                Offsets::new(black_box(offsets), black_box(values))
-                    .and_then(|c| c.validate::<Rfc3629>())
-                    .is_ok()
+                Offsets::validated::<Rfc3629>(black_box(offsets), black_box(values), None).is_ok()
             }),
         ),
         (

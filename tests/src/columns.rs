@@ -364,6 +364,7 @@ pub fn check_offsets<O: Offset + TryFrom<usize> + PartialEq + std::fmt::Debug, R
     i128: TryFrom<O>,
 {
     let what = format!("Offsets<{}>", std::any::type_name::<O>());
+    check_offsets_validated::<O, R>(dialect, offsets, values, nulls);
     let made = Offsets::new(offsets, values);
     let want = offsets_fault(offsets, values.len());
     let column = match (made, want) {
@@ -419,6 +420,35 @@ pub fn check_offsets<O: Offset + TryFrom<usize> + PartialEq + std::fmt::Debug, R
             assert_eq!(again.validate::<R>(), Ok(()), "{what}: lossy's output");
         }
     }
+}
+
+/// `Offsets::validated`, whose one pass checks the offsets a batch at a
+/// time, against the three calls it stands for, which `check_offsets`
+/// holds to the references: the same answer, the first malformed offset
+/// before any invalid row.
+fn check_offsets_validated<O: Offset, R: Ruleset>(
+    dialect: &Dialect,
+    offsets: &[O],
+    values: &[u8],
+    nulls: Bitmap<'_>,
+) {
+    let nulls = nulls.map(|(bits, offset)| Nulls::new(bits, offset));
+    let want = Offsets::new(offsets, values)
+        .and_then(|column| match nulls {
+            Some(nulls) => column.with_nulls(nulls),
+            None => Ok(column),
+        })
+        .and_then(|column| column.validate::<R>());
+    let got = Offsets::validated::<R>(offsets, values, nulls).map(drop);
+    assert_eq!(
+        got,
+        want,
+        "Offsets<{}>::validated under {} ({} offsets, nulls {})",
+        std::any::type_name::<O>(),
+        dialect.name,
+        offsets.len(),
+        nulls.is_some()
+    );
 }
 
 /// Every entry point of a views column against the references.

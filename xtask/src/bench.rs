@@ -212,8 +212,8 @@ pub fn report(measurements: &[Measurement], cpu: &str) -> String {
     let columns_table = columns::table(measurements).map_or_else(String::new, |table| {
         format!(
             "\nColumns built from the corpus (rows: column/layout), GB/s of values bytes \
-             (the sum of the rows' lengths): utf8-core: `Offsets::new` and \
-             `validate::<Rfc3629>()`, or `Views::validated::<Rfc3629>`; AVX2: the same, the vector check forced to AVX2; \
+             (the sum of the rows' lengths): utf8-core: `Offsets::validated::<Rfc3629>` \
+             or `Views::validated::<Rfc3629>`; AVX2: the same, the vector check forced to AVX2; \
              arrow-rs: `StringArray::try_new` or `BinaryViewArray::to_string_view`; \
              per row: a call per row; one buffer: `utf8_core::from_utf8` over the values; \
              lossy: `Offsets::lossy` or `Views::lossy` with one invalid row in 1,000:\n\n{}",

@@ -94,7 +94,9 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
         true => Utf8ArrowError::Column(e),
         false => refused(e, array.nulls()),
     };
-    if let Some(one_pass) = views_validated::<R>(array, &buffers, with_nulls) {
+    if let Some(one_pass) = views_validated::<R>(array, &buffers, with_nulls)
+        .or_else(|| offsets_validated::<R>(array, with_nulls))
+    {
         return one_pass.map_err(refused);
     }
     match any_column(array, &buffers, with_nulls)? {
@@ -271,6 +273,38 @@ fn views_validated<R: Ruleset>(
     };
     let bitmap = array.nulls().filter(|_| with_nulls).map(nulls);
     Some(Views::validated::<R>(views, buffers, bitmap).map(drop))
+}
+
+/// An offsets array's check in one pass (`Offsets::validated`: each
+/// batch's offsets tested just before its rows, so that a large array is
+/// read from memory once), with its null bitmap when `with_nulls`; `None`
+/// for an array of another layout.
+fn offsets_validated<R: Ruleset>(
+    array: &dyn Array,
+    with_nulls: bool,
+) -> Option<Result<(), ColumnError>> {
+    let bitmap = array.nulls().filter(|_| with_nulls).map(nulls);
+    let one_pass = |offsets, values| Offsets::validated::<R>(offsets, values, bitmap).map(drop);
+    let wide = |offsets, values| Offsets::validated::<R>(offsets, values, bitmap).map(drop);
+    Some(match array.data_type() {
+        DataType::Binary => {
+            let array = array.as_binary::<i32>();
+            one_pass(array.value_offsets(), array.values().as_slice())
+        }
+        DataType::Utf8 => {
+            let array = array.as_string::<i32>();
+            one_pass(array.value_offsets(), array.values().as_slice())
+        }
+        DataType::LargeBinary => {
+            let array = array.as_binary::<i64>();
+            wide(array.value_offsets(), array.values().as_slice())
+        }
+        DataType::LargeUtf8 => {
+            let array = array.as_string::<i64>();
+            wide(array.value_offsets(), array.values().as_slice())
+        }
+        _ => return None,
+    })
 }
 
 /// Whether the array is a views array whose every row that holds a value

@@ -7,7 +7,7 @@ use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::offset::Offset;
 use super::rule::{LOWEST_UTF8_START, RuleOf};
-use super::{Resume, Rows, per_row};
+use super::{Column, Resume, Rows, per_row};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -70,6 +70,62 @@ impl<'a, O: Offset> Offsets<'a, O> {
             values,
             nulls: None,
         })
+    }
+
+    /// The column, once its offsets are checked and every row that holds
+    /// a value is found valid under `R`: what [`new`](Offsets::new),
+    /// [`with_nulls`](Offsets::with_nulls) (when `nulls` is given) and
+    /// [`Column::validate`](super::Column::validate) answer together, the
+    /// same error included.
+    ///
+    /// Where the ruleset's first bytes mark a string's boundaries (RFC
+    /// 3629, RFC 2279 or modified UTF-8), the offsets' layout is checked a
+    /// batch at a time, just before the batch's rows are, while they are
+    /// in the first cache level: a column larger than the cache is read
+    /// from memory once, not once for `new` and again for the check.
+    /// Otherwise, or when that pass finds anything wrong, it is those
+    /// three calls.
+    ///
+    /// ```
+    /// use utf8_core::Rfc3629;
+    /// use utf8_core::column::Offsets;
+    /// let values = "héllo wörld".as_bytes();
+    /// assert!(Offsets::validated::<Rfc3629>(&[0i32, 6, 13], values, None).is_ok());
+    /// // Cut inside "é", then an offset past the values.
+    /// let e = Offsets::validated::<Rfc3629>(&[0i32, 2, 13], values, None).unwrap_err();
+    /// assert_eq!(e.row(), 0);
+    /// let e = Offsets::validated::<Rfc3629>(&[0i32, 6, 14], values, None).unwrap_err();
+    /// assert_eq!((e.row(), e.utf8_error()), (1, None));
+    /// ```
+    pub fn validated<R: Ruleset>(
+        offsets: &'a [O],
+        values: &'a [u8],
+        nulls: Option<Nulls<'a>>,
+    ) -> Result<Offsets<'a, O>, ColumnError> {
+        let rule = const { RuleOf::<R>::RULE };
+        if rule.first_byte_marks_boundary
+            && let Some(rows) = offsets.len().checked_sub(1)
+            && nulls.is_none_or(|nulls| nulls.check(rows).is_ok())
+        {
+            // Not yet a column: no offset is used before the batch that
+            // holds it has been checked, and the value escapes only once
+            // every batch has been.
+            let unchecked = Offsets {
+                offsets,
+                values,
+                nulls,
+            };
+            if passes_checking_layout::<R, O>(&unchecked) {
+                return Ok(unchecked);
+            }
+        }
+        let column = Offsets::new(offsets, values)?;
+        let column = match nulls {
+            Some(nulls) => column.with_nulls(nulls)?,
+            None => column,
+        };
+        column.validate::<R>()?;
+        Ok(column)
     }
 
     /// The column with a null bitmap: null rows are not checked.
@@ -221,6 +277,43 @@ fn next_invalid_in_place<R: Ruleset, O: Offset>(
         }
     }
     None
+}
+
+/// Whether every offset is in order and within the values, and every row
+/// in place is valid (null rows' bytes included), for a ruleset whose
+/// first bytes mark boundaries: [`next_invalid_in_place`]'s pass with
+/// [`Offsets::new`]'s test of each batch's offsets made just before the
+/// batch is read. `false` says nothing more: the caller asks again.
+fn passes_checking_layout<R: Ruleset, O: Offset>(column: &Offsets<'_, O>) -> bool {
+    let (offsets, values) = (column.offsets, column.values);
+    let first = offsets[0];
+    // As in `Offsets::new`: a type no wider than `usize`, the first offset
+    // at least 0, and then each batch in order and ending within `values`
+    // puts every offset of the batch in range.
+    if size_of::<O>() > size_of::<usize>() || first.to_index().is_none_or(|at| at > values.len()) {
+        return false;
+    }
+    let rows = column.rows();
+    let mut first = 0;
+    while first < rows {
+        let end = rows.min(first + BATCH_ROWS);
+        let batch = &offsets[first..=end];
+        let in_order = !batch
+            .iter()
+            .zip(&batch[1..])
+            .fold(false, |any, (before, offset)| any | (offset < before));
+        if !in_order || batch[batch.len() - 1].index() > values.len() {
+            return false;
+        }
+        let (start, stop) = (column.at(first), column.at(end));
+        if R::validate(&values[start..stop]).is_err()
+            || first_misplaced_start::<R, O>(column, first, end, stop).is_some()
+        {
+            return false;
+        }
+        first = end;
+    }
+    true
 }
 
 /// The non-empty row in `first..end` that holds byte `position`.
