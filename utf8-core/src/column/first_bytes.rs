@@ -8,7 +8,8 @@
 use super::offset::Offset;
 
 /// The lowest of the bytes at `offsets`, each read as `i8`, and 0 if that
-/// is lower; every offset is below `values.len()`.
+/// is lower; the offsets are in order, and every one is below
+/// `values.len()`.
 #[inline]
 pub(crate) fn lowest<O: Offset>(offsets: &[O], values: &[u8]) -> i8 {
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
@@ -21,9 +22,11 @@ pub(crate) fn lowest<O: Offset>(offsets: &[O], values: &[u8]) -> i8 {
             let gathered = offsets.partition_point(|&o| o as usize + 4 <= values.len());
             let (wide, rest) = offsets.split_at(gathered);
             // SAFETY: the level is AVX2 or AVX-512, and the CPU has AVX2 at
-            // both (`cpu::level` detects AVX-512 only with AVX2); every
-            // offset in `wide` is at least 0 (`Offsets::new` checked them)
-            // and at most `values.len() - 4` (the partition).
+            // both (`cpu::level` detects AVX-512 only with AVX2); the
+            // offsets are at least 0 and in order (the column's layout,
+            // checked by `Offsets::new`, or batch by batch before this call
+            // by `Offsets::validated`), so every one in `wide` is at most
+            // `values.len() - 4` (the partition).
             let low = unsafe { x86::lowest_avx2(wide, values) };
             return low.min(scalar(rest, values));
         }
