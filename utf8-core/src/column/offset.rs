@@ -49,8 +49,10 @@ macro_rules! offset {
             }
             #[inline(always)]
             fn index(self) -> usize {
-                // In range: `Offsets::new` converted every offset with
-                // `to_index` first.
+                // In range wherever it is used: the layout test
+                // (`Offsets::new`, or each batch's in
+                // `Offsets::validated`) found the offsets in order from a
+                // first at least 0, in a type no wider than `usize`.
                 self as usize
             }
         }
