@@ -1,6 +1,7 @@
 //! How a views column is checked: the pass its ruleset allows (the
-//! check in place of `super::inline`, the copying check of
-//! `super::gather`, or a call per row), behind [`Rows`] and
+//! check in place of `super::inline`, which hands what it doubts to the
+//! copying check of `super::views_copied`; the copying check of
+//! `super::gather`; or a call per row), behind [`Rows`] and
 //! [`Views::validated`]. Apart from the column (`super::views`), so that
 //! the passes, which read the column, are imported one way.
 
