@@ -94,17 +94,14 @@ pub fn validate_as<R: Ruleset>(array: &dyn Array) -> Result<(), Utf8ArrowError> 
         true => Utf8ArrowError::Column(e),
         false => refused(e, array.nulls()),
     };
-    if let Some(one_pass) = views_validated::<R>(array, &buffers, with_nulls)
+    // Every layout has its one pass; any other type is refused as
+    // `any_column` refuses it.
+    match views_validated::<R>(array, &buffers, with_nulls)
         .or_else(|| offsets_validated::<R>(array, with_nulls))
     {
-        return one_pass.map_err(refused);
+        Some(one_pass) => one_pass.map_err(refused),
+        None => Err(Utf8ArrowError::UnsupportedType(array.data_type().clone())),
     }
-    match any_column(array, &buffers, with_nulls)? {
-        AnyColumn::Small(column) => column.validate::<R>(),
-        AnyColumn::Large(column) => column.validate::<R>(),
-        AnyColumn::Views(column) => column.validate::<R>(),
-    }
-    .map_err(refused)
 }
 
 /// Every invalid row of `array` that is not null, in order, each with its
@@ -284,25 +281,11 @@ fn offsets_validated<R: Ruleset>(
     with_nulls: bool,
 ) -> Option<Result<(), ColumnError>> {
     let bitmap = array.nulls().filter(|_| with_nulls).map(nulls);
-    let one_pass = |offsets, values| Offsets::validated::<R>(offsets, values, bitmap).map(drop);
-    let wide = |offsets, values| Offsets::validated::<R>(offsets, values, bitmap).map(drop);
     Some(match array.data_type() {
-        DataType::Binary => {
-            let array = array.as_binary::<i32>();
-            one_pass(array.value_offsets(), array.values().as_slice())
-        }
-        DataType::Utf8 => {
-            let array = array.as_string::<i32>();
-            one_pass(array.value_offsets(), array.values().as_slice())
-        }
-        DataType::LargeBinary => {
-            let array = array.as_binary::<i64>();
-            wide(array.value_offsets(), array.values().as_slice())
-        }
-        DataType::LargeUtf8 => {
-            let array = array.as_string::<i64>();
-            wide(array.value_offsets(), array.values().as_slice())
-        }
+        DataType::Binary => offsets::validated::<R, _>(array.as_binary::<i32>(), bitmap),
+        DataType::Utf8 => offsets::validated::<R, _>(array.as_string::<i32>(), bitmap),
+        DataType::LargeBinary => offsets::validated::<R, _>(array.as_binary::<i64>(), bitmap),
+        DataType::LargeUtf8 => offsets::validated::<R, _>(array.as_string::<i64>(), bitmap),
         _ => return None,
     })
 }

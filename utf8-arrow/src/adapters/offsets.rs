@@ -5,8 +5,8 @@
 use arrow_array::types::ByteArrayType;
 use arrow_array::{Array, GenericByteArray, GenericStringArray, OffsetSizeTrait};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
-use utf8_core::Rfc3629;
-use utf8_core::column::{Column, ColumnError, LossyOffsets, Offset, Offsets};
+use utf8_core::column::{Column, ColumnError, LossyOffsets, Nulls, Offset, Offsets};
+use utf8_core::{Rfc3629, Ruleset};
 
 use super::{
     STRING_VALUES_CHECKED_WHOLE, Utf8ArrowError, arrow_array, arrow_buffer, nulls, refused,
@@ -26,6 +26,19 @@ where
         Some(bitmap) if with_nulls => column.with_nulls(nulls(bitmap)),
         _ => Ok(column),
     }
+}
+
+/// The array's rows checked under `R` in one pass
+/// ([`Offsets::validated`]: each batch's offsets tested just before its
+/// rows), with `nulls` as its bitmap.
+pub(crate) fn validated<R: Ruleset, T: ByteArrayType>(
+    array: &GenericByteArray<T>,
+    nulls: Option<Nulls<'_>>,
+) -> Result<(), ColumnError>
+where
+    T::Offset: Offset,
+{
+    Offsets::validated::<R>(array.value_offsets(), array.values().as_slice(), nulls).map(drop)
 }
 
 /// The array as a [`GenericStringArray`] over the same offsets, values

@@ -53,16 +53,14 @@ impl<'a, O: Offset> Offsets<'a, O> {
         // The first at least 0 and none below the one before, in the
         // type's own order, put every offset at or above the first; the
         // last within `values` then puts every one in range, when the type
-        // is no wider than `usize` (a plain cast then keeps its value). A
-        // fold over two slices a row apart, with no early exit, so that it
-        // runs a vector at a time (`windows` costs shuffles).
+        // is no wider than `usize` (a plain cast then keeps its value).
         let fits = size_of::<O>() <= size_of::<usize>();
-        let in_order = !offsets
-            .iter()
-            .zip(&offsets[1..])
-            .fold(false, |any, (before, offset)| any | (offset < before));
         let last = offsets[offsets.len() - 1];
-        if !(fits && first.to_index().is_some() && in_order && last.index() <= values.len()) {
+        if !(fits
+            && first.to_index().is_some()
+            && in_order(offsets)
+            && last.index() <= values.len())
+        {
             first_malformed(offsets, values.len())?;
         }
         Ok(Offsets {
@@ -171,6 +169,17 @@ impl<'a, O: Offset> Offsets<'a, O> {
     fn at(&self, row: usize) -> usize {
         self.offsets[row].index()
     }
+}
+
+/// Whether no offset is below the one before, in the type's own order: a
+/// fold over two slices a row apart, with no early exit, so that it runs a
+/// vector at a time (`windows` costs shuffles).
+#[inline]
+fn in_order<O: Offset>(offsets: &[O]) -> bool {
+    !offsets
+        .iter()
+        .zip(offsets.get(1..).unwrap_or_default())
+        .fold(false, |any, (before, offset)| any | (offset < before))
 }
 
 /// The first offset at fault, converted one at a time: where the vector
@@ -298,11 +307,7 @@ fn passes_checking_layout<R: Ruleset, O: Offset>(column: &Offsets<'_, O>) -> boo
     while first < rows {
         let end = rows.min(first + BATCH_ROWS);
         let batch = &offsets[first..=end];
-        let in_order = !batch
-            .iter()
-            .zip(&batch[1..])
-            .fold(false, |any, (before, offset)| any | (offset < before));
-        if !in_order || batch[batch.len() - 1].index() > values.len() {
+        if !in_order(batch) || batch[batch.len() - 1].index() > values.len() {
             return false;
         }
         let (start, stop) = (column.at(first), column.at(end));
