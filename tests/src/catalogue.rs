@@ -389,6 +389,18 @@ pub fn layered_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
     cases
 }
 
+/// Inputs for [`mostly_long_views`] alone: 480 bytes, valid and with an
+/// error in the middle, at two alignments each (one under Miri).
+pub fn mostly_long_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
+    let len = 480;
+    let alignments = if cfg!(miri) { vec![3] } else { vec![3, 40] };
+    let filler = &FILLERS[1 % FILLERS.len()];
+    let (case, bytes) = case(filler, len, None);
+    let mut cases = vec![(case, bytes, alignments.clone())];
+    cases.extend(sampled(filler, len, 2, len / 2).map(|(case, bytes)| (case, bytes, alignments)));
+    cases
+}
+
 /// The reported inputs: 332 bytes of "é" rejected at 312, the place of the
 /// first report; 300 with the error at 150, the second's. Each with the
 /// verdict the report gave, and the edge of a page it was found against.
@@ -1062,6 +1074,10 @@ pub fn columns(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
             }
         });
 
+        if full {
+            mostly_long_views(at, &slice[..to], from);
+        }
+
         // The rows as a page, ending where the spot says; and cut short.
         let cut: Vec<&[u8]> = offsets.windows(2).map(|p| &slice[p[0]..p[1]]).collect();
         let page = page_of(&cut, b"");
@@ -1075,5 +1091,68 @@ pub fn columns(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
                 }
             });
         }
+    }
+}
+
+/// Rows the views check walks eight views at a time need in a chunk: the
+/// most strings of at least 13 bytes (in data buffers) a chunk of 64 can
+/// hold with the walk a string at a time.
+const MOSTLY_LONG: usize = 24;
+
+/// The views column of `slice` from `from` to its end cut into strings of
+/// 13 to 20 bytes back to back (the last ending at the slice's end), every
+/// eighth row inline, where the slice has room for a chunk of mostly such
+/// strings: the views check's eight-at-a-time walk, whose gather reads
+/// each string's first four bytes once its range is found within the data
+/// buffer. Then with a view's offset 2 bytes before the end, and far past
+/// it, and its length past the end: the gather must not read there. Under
+/// RFC 3629, against `crate::columns`.
+pub fn mostly_long_views(at: At<'_>, slice: &[u8], from: usize) {
+    use crate::columns::{RFC3629, check_views, view_of};
+
+    let mut ends = vec![slice.len()];
+    let mut k = 0;
+    while let Some(&end) = ends.last() {
+        let len = if k % 8 == 7 { 1 + k % 12 } else { 13 + k % 8 };
+        if end < from + len {
+            break;
+        }
+        ends.push(end - len);
+        k += 1;
+    }
+    if ends.len() - 1 < MOSTLY_LONG * 8 / 7 {
+        return;
+    }
+    ends.reverse();
+    let mut views: Vec<u128> = ends
+        .windows(2)
+        .map(|pair| view_of(&slice[pair[0]..pair[1]], 0, pair[0] as u32))
+        .collect();
+    let buffers = [slice];
+    // Under Miri, where the whole check of a few hundred bytes costs
+    // seconds, only the pass with the gather; natively, every entry point
+    // against the references.
+    let check = |views: &[u128]| {
+        if cfg!(miri) {
+            let _ = utf8_core::column::Views::validated::<Rfc3629>(views, &buffers, None);
+        } else {
+            check_views::<Rfc3629>(&RFC3629, views, &buffers, None);
+        }
+    };
+    column_check(at, "column::Views, mostly long", slice, || check(&views));
+    // The last view, and one in the last whole eight, which the walk
+    // reads eight at a time.
+    let len = slice.len() as u32;
+    for damaged in [views.len() - 1, views.len() / 8 * 8 - 5] {
+        let good = views[damaged];
+        for (word, value) in [(3, len - 2), (3, len + 64), (3, u32::MAX - 2), (0, len)] {
+            let mut bytes = good.to_le_bytes();
+            bytes[4 * word..4 * word + 4].copy_from_slice(&value.to_le_bytes());
+            views[damaged] = u128::from_le_bytes(bytes);
+            column_check(at, "column::Views, mostly long, damaged", slice, || {
+                check(&views);
+            });
+        }
+        views[damaged] = good;
     }
 }

@@ -474,6 +474,105 @@ fn each_malformed_view_is_named_with_its_row() {
     each_ruleset!(check_views(&views, &buffers, None));
 }
 
+/// Rows of 13 to 40 bytes, every eighth one inline, each the same
+/// characters in turn (`é`, `中`, `💖` among ASCII), for columns whose
+/// chunks of 64 views are mostly strings back to back in a data buffer:
+/// the chunks the views check walks eight views at a time.
+fn mostly_long_rows(count: usize) -> Vec<Vec<u8>> {
+    let text = "é and 中 and 💖, then plain ASCII words to cut rows from. ".repeat(8);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut from = 0;
+    (0..count)
+        .map(|k| {
+            let want = if k % 8 == 7 { 1 + k % 12 } else { 13 + k % 28 };
+            // The character boundary at or past `want` bytes on.
+            let end = chars
+                .iter()
+                .map(|&(at, _)| at)
+                .find(|&at| at >= from + want)
+                .unwrap_or(text.len());
+            let row = text.as_bytes()[from..end].to_vec();
+            from = if end + 48 >= text.len() { 0 } else { end };
+            row
+        })
+        .collect()
+}
+
+#[test]
+fn a_malformed_or_invalid_view_among_mostly_long_ones_is_named_with_its_row() {
+    this_run();
+    let rows = mostly_long_rows(300);
+    let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+    let (views, buffers) = views_back_to_back(&rows);
+    each_ruleset!(check_views(&views, &buffers, None));
+    let with_word = |view: u128, word: usize, value: u32| {
+        let mut bytes = view.to_le_bytes();
+        bytes[4 * word..4 * word + 4].copy_from_slice(&value.to_le_bytes());
+        u128::from_le_bytes(bytes)
+    };
+    let word = |view: u128, word: usize| (view >> (32 * word)) as u32;
+    // Rows at the edges of chunks of 64 views and of eights, and the last.
+    for at in [0, 1, 7, 8, 63, 64, 65, 100, 127, 128, 200, 299] {
+        if rows[at].len() <= 12 {
+            continue;
+        }
+        let good = views[at];
+        let damaged = [
+            // The prefix, the buffer, the offset and the length moved.
+            with_word(good, 1, word(good, 1) ^ 0x0100),
+            with_word(good, 1, word(good, 1) ^ 0x8000_0000),
+            with_word(good, 2, 1),
+            with_word(good, 2, u32::MAX),
+            with_word(good, 3, word(good, 3) + 1),
+            with_word(good, 3, word(good, 3).wrapping_sub(1)),
+            with_word(good, 3, u32::MAX),
+            with_word(good, 3, i32::MAX as u32 + 1),
+            with_word(good, 0, word(good, 0) + 1),
+            with_word(good, 0, word(good, 0) - 1),
+            with_word(good, 0, u32::MAX),
+            with_word(good, 0, i32::MAX as u32 + 1),
+            // Its string one that starts inside the row before (or, for
+            // the first, one byte on).
+            {
+                let inside = (word(good, 3) + 1).saturating_sub(2);
+                let bytes = &buffers[0][inside as usize..][..4];
+                let prefix = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+                with_word(with_word(good, 3, inside), 1, prefix)
+            },
+        ];
+        for bad in damaged {
+            let mut views = views.clone();
+            views[at] = bad;
+            each_ruleset!(check_views(&views, &buffers, None));
+        }
+        // A continuation byte at the row's start, in its buffer and its
+        // prefix: a valid layout, and the row (and the one before, whose
+        // last character it continues if any) invalid.
+        let mut buffer = buffers[0].clone();
+        let offset = word(good, 3) as usize;
+        buffer[offset] = 0x80;
+        let mut views = views.clone();
+        views[at] = with_word(good, 1, word(good, 1) & !0xFF | 0x80);
+        each_ruleset!(check_views(&views, &[buffer.as_slice()], None));
+        // A character cut across this row and the one before: the
+        // strings back to back are valid, each row is not.
+        if at > 0 && rows[at - 1].len() > 12 {
+            let mut cut: Vec<Vec<u8>> = rows.iter().map(|row| row.to_vec()).collect();
+            cut[at - 1].push(0xC3);
+            cut[at].insert(0, 0xA9);
+            let cut: Vec<&[u8]> = cut.iter().map(Vec::as_slice).collect();
+            let (views, buffers) = views_back_to_back(&cut);
+            each_ruleset!(check_views(&views, &buffers, None));
+        }
+        // The same rows under a bitmap that holds every third one null.
+        let mut bits = vec![0u8; views.len().div_ceil(8)];
+        for row in (0..views.len()).filter(|row| row % 3 != 0) {
+            bits[row / 8] |= 1 << (row % 8);
+        }
+        each_ruleset!(check_views(&views, &[buffer.as_slice()], Some((&bits, 0))));
+    }
+}
+
 #[test]
 fn a_page_cut_inside_a_length_or_a_value_is_truncated_at_that_row() {
     this_run();

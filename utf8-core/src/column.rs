@@ -67,6 +67,7 @@ mod offset;
 mod offsets;
 mod page;
 mod rule;
+mod span_scan;
 mod view;
 pub(crate) mod view_scan;
 mod views;

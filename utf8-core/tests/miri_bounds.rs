@@ -465,3 +465,21 @@ fn the_column_api_stays_inside_values_views_pages_and_bitmaps_in_their_allocatio
         catalogue::columns(at, slice, &mut own);
     });
 }
+
+#[test]
+fn the_views_walk_of_mostly_long_strings_gathers_only_inside_the_data_buffer() {
+    if !matches!(cpu::level(), Level::Avx2 | Level::Avx512) {
+        return;
+    }
+    // Valid text, and an error in the middle, long enough for a chunk of
+    // mostly strings in the data buffer, at two alignments.
+    let sample = catalogue::mostly_long_sample()
+        .into_iter()
+        .map(|(case, bytes, alignments)| {
+            let spots = alignments.into_iter().map(Spot::Alignment).collect();
+            (case, bytes, spots)
+        });
+    catalogue::run_cases(&SUITE, &mut Allocations::new(), sample, |at, slice| {
+        catalogue::mostly_long_views(at, slice, 0);
+    });
+}

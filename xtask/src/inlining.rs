@@ -131,6 +131,14 @@ pub const INLINED: &[(&str, &str)] = &[
         "view_scan::x86::dirty_padding512",
         "AVX-512's padding test, inlined into the views' loops",
     ),
+    (
+        "span_scan::x86::split",
+        "AVX2's split of eight views into their fields, inlined into the walk of strings in data buffers",
+    ),
+    (
+        "span_scan::x86::running_total",
+        "AVX2's running total of eight lengths, inlined into the walk of strings in data buffers",
+    ),
 ];
 
 /// Functions the probe must link, and why: the views' kernels, into which
@@ -161,6 +169,14 @@ pub const LINKED: &[(&str, &str)] = &[
     (
         "view_scan::x86::pack_vbmi2::<true>",
         "AVX-512 VBMI2's packing of a batch's inline strings, padding tested",
+    ),
+    (
+        "view_scan::x86::pack_sparse_avx2::<true>",
+        "AVX2's packing of a chunk with few inline strings, padding tested",
+    ),
+    (
+        "span_scan::x86::continued_avx2",
+        "AVX2's walk of a chunk's strings in data buffers, eight views a step",
     ),
 ];
 

@@ -47,6 +47,20 @@ def words(data, limit):
     return rows
 
 
+def pieces(data, count):
+    """`count` rows of 13 to 40 bytes cut from the text at character starts,
+    every eighth one of up to 12 instead."""
+    rows, at = [], 0
+    for k in range(count):
+        want = 1 + k % 12 if k % 8 == 7 else 13 + k % 28
+        end = at + want
+        while end < len(data) and 0x80 <= data[end] < 0xC0:
+            end += 1
+        rows.append(data[at:end])
+        at = end
+    return rows
+
+
 def encode(header, rows):
     lengths = bytearray()
     for row in rows:
@@ -89,6 +103,16 @@ def main():
             cut.insert(len(cut) // 2, b"a\xffb")
             save(f"{name}-cut-and-nulls",
                  encode(header(layout, ruleset, nulls=ruleset + 3, value=0xA5), cut))
+    # Views of mostly strings of 13 to 40 bytes back to back (value 2),
+    # which the views check walks eight at a time: whole, with a word of
+    # the 20th view set (damage 7), and under a bitmap (each value with
+    # bit 1 set).
+    rows = pieces(text(1), 90)
+    views = LAYOUTS.index("views")
+    for name, extra in [("", {}), ("-damaged", {"damage": 7, "at": 19, "value": 0x42}),
+                        ("-nulls", {"nulls": 3, "value": 0xB6})]:
+        fields = {"value": 2, **extra}
+        save(f"views-rfc3629-mostly-long{name}", encode(header(views, 0, **fields), rows))
     # One seed for each damage of each layout, on the same rows.
     rows = words(text(0), 600)
     for damage in range(11):

@@ -11,7 +11,9 @@
 //!   packed strings, or the rows of a span, are valid exactly when each
 //!   row is and each starts on a boundary. Where the strings lie in
 //!   another order (a span every few rows) or a test fails, the rest is
-//!   checked by copying, which names the row.
+//!   checked by copying, which names the row. A chunk of mostly listed
+//!   strings is walked eight views at a time (`super::span_scan`), and
+//!   otherwise, or where an eight does not pass, a string at a time.
 //! - **By copying** (`super::views_copied`), where the bytes from `00` to
 //!   `0C` are separators (`super::rule`).
 
@@ -20,7 +22,7 @@ use super::rule::RuleOf;
 use super::view::View;
 use super::views::Views;
 use super::views_copied::copied;
-use super::{Resume, Rows, view_scan};
+use super::{Resume, Rows, span_scan, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -33,6 +35,11 @@ const IN_PLACE_VIEWS: usize = 1024;
 /// How far past a string in a data buffer the walk asks the CPU to
 /// fetch.
 const DATA_AHEAD: usize = 512;
+/// A chunk with this many kept strings in data buffers or more is
+/// mostly long strings (of [`view_scan::CHUNK`] views): its strings in
+/// data buffers are walked eight views at a time (`span_scan`), and the
+/// next chunk's inline strings are packed as few.
+const MOSTLY_LONG: u32 = 24;
 /// A span this long is checked at the end of its batch.
 const SPAN_BYTES: usize = 4096;
 /// More spans begun in one batch than this (one every 32 views), and the
@@ -59,10 +66,12 @@ pub(crate) fn next_invalid<R: Ruleset, B: AsRef<[u8]>>(
 /// buffer, as its writer (arrow-rs's `BinaryViewBuilder`, Parquet
 /// readers) lays them out: checked where they lie, as one run.
 #[derive(Clone, Copy)]
-struct Span {
+struct Span<'a> {
     /// The first row whose string the span holds.
     row: usize,
     buffer: usize,
+    /// The data buffer, looked up once for the span's rows.
+    data: &'a [u8],
     start: usize,
     end: usize,
 }
@@ -86,8 +95,11 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     let views = column.views();
     let nulls = column.nulls();
     let mut text = [0u8; view_scan::packed_room(IN_PLACE_VIEWS)];
-    let mut span: Option<Span> = None;
+    let mut span: Option<Span<'_>> = None;
     let mut first = from;
+    // Whether the chunk before had mostly strings in data buffers, as the
+    // next likely has too.
+    let mut mostly_long = false;
     while first < views.len() {
         let batch = &views[first..views.len().min(first + IN_PLACE_VIEWS)];
         // Every row from the span's first, or this batch's, is in doubt
@@ -110,12 +122,18 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 .get(chunk_first + IN_PLACE_VIEWS..)
                 .unwrap_or_default();
             view_scan::prefetch(&ahead[..ahead.len().min(view_scan::CHUNK)]);
-            let found =
-                first_pass::<R, B, CHECK_LAYOUT>(chunk, keep, &mut text, &mut packed, column);
+            let found = first_pass::<R, B, CHECK_LAYOUT>(
+                chunk,
+                keep,
+                (&mut text, &mut packed),
+                column,
+                mostly_long,
+            );
             let Some(long) = found else {
                 return Err(doubt);
             };
-            walk_long::<R, B, CHECK_LAYOUT>(column, chunk_first, long, &mut walk)?;
+            mostly_long = long.count_ones() >= MOSTLY_LONG;
+            walk_long::<R, B, CHECK_LAYOUT>(column, chunk, chunk_first, long, &mut walk)?;
         }
         span = walk.span;
         // Strings laid out in another order than their rows' make a span
@@ -130,13 +148,13 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         // is spread thin, so that a failure sends only a few batches round
         // again by copying.
         if let Some(long) = span.filter(|span| span.end - span.start >= SPAN_BYTES) {
-            check_span::<R, B>(column, long)?;
+            check_span::<R>(long)?;
             span = None;
         }
         first += batch.len();
     }
     match span {
-        Some(span) => check_span::<R, B>(column, span),
+        Some(span) => check_span::<R>(span),
         None => Ok(()),
     }
 }
@@ -145,8 +163,8 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
 /// they extend, whether each string starts on a boundary, and how many
 /// spans the batch began; the batch's first row, and the first row in
 /// doubt when a view is malformed (the open span's first, or the batch's).
-struct Walk {
-    span: Option<Span>,
+struct Walk<'a> {
+    span: Option<Span<'a>>,
     starts_right: bool,
     spans_begun: usize,
     first: usize,
@@ -159,47 +177,126 @@ struct Walk {
 /// holds the first row in doubt: the walk's `doubt` for a malformed view,
 /// else the failed span's first row or the batch's (the walk's `first`),
 /// whose inline strings are not checked yet.
+///
+/// A chunk of mostly such views is first tested eight views at a time
+/// (`span_scan`), on the span its first string continues or begins. A
+/// string that continues the span (most, as writers lay them out) is
+/// tested against the span's buffer, looked up when the span began: its
+/// range and prefix with `CHECK_LAYOUT`, with no lookup of its own.
 #[inline(always)]
-fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
-    column: &Views<'_, B>,
+fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+    column: &Views<'a, B>,
+    chunk: &[u128],
     chunk_first: usize,
     mut long: u64,
-    walk: &mut Walk,
+    walk: &mut Walk<'a>,
 ) -> Result<(), usize> {
     let rule = const { RuleOf::<R>::RULE };
+    if long.count_ones() >= MOSTLY_LONG {
+        long = walk_eights::<R, B>(column, chunk, chunk_first, long, walk)?;
+    }
+    let doubt = walk.doubt;
+    let mut starts_right = true;
     while long != 0 {
-        let row = chunk_first + long.trailing_zeros() as usize;
-        long &= long - 1;
-        let view = View(column.views()[row]);
-        if CHECK_LAYOUT && view.fault_in_buffer(column.buffers()).is_err() {
-            return Err(walk.doubt);
-        }
-        let (len, buffer, start) = (view.len(), view.buffer_index(), view.offset());
-        // The strings that follow this one, read by the rows ahead, which
-        // memory delivers while they are reached.
-        if let Some(data) = column.buffers().get(buffer) {
-            view_scan::prefetch_byte(data.as_ref(), start + DATA_AHEAD);
-        }
-        // The prefix, checked by `Views::new` or just above, is the
-        // string's first byte.
-        walk.starts_right &= rule.starts_row(view.first_byte());
-        match &mut walk.span {
-            Some(span) if span.buffer == buffer && span.end == start => span.end += len,
+        let mut view = View(chunk[long.trailing_zeros() as usize]);
+        let (buffer, start) = (view.buffer_index(), view.offset());
+        let span = match &mut walk.span {
+            Some(span) if span.buffer == buffer && span.end == start => span,
             _ => {
-                if let Some(done) = walk.span {
-                    check_span::<R, B>(column, done).map_err(|row| row.min(walk.first))?;
+                let row = chunk_first + long.trailing_zeros() as usize;
+                begin_span::<R, B>(column, row, buffer, start, walk)?
+            }
+        };
+        // The run of strings that continue the span, with the span's
+        // buffer and end held apart from the walk.
+        let data = span.data;
+        let mut end = span.end;
+        loop {
+            long &= long - 1;
+            // The prefix, checked by `Views::new` or just below, is the
+            // string's first byte.
+            starts_right &= rule.starts_row(view.first_byte());
+            let len = view.len();
+            if CHECK_LAYOUT {
+                let string = end.checked_add(len).and_then(|to| data.get(end..to));
+                if string.and_then(<[u8]>::first_chunk) != Some(&view.prefix().to_le_bytes()) {
+                    return Err(doubt);
                 }
-                walk.span = Some(Span {
-                    row,
-                    buffer,
-                    start,
-                    end: start + len,
-                });
-                walk.spans_begun += 1;
+            }
+            // The strings that follow this one, read by the rows ahead,
+            // which memory delivers while they are reached.
+            view_scan::prefetch_byte(data, end + DATA_AHEAD);
+            end += len;
+            if long == 0 {
+                break;
+            }
+            view = View(chunk[long.trailing_zeros() as usize]);
+            if view.buffer_index() != buffer || view.offset() != end {
+                break;
             }
         }
+        span.end = end;
     }
+    walk.starts_right &= starts_right;
     Ok(())
+}
+
+/// [`walk_long`]'s first step on a chunk of mostly long strings: the span
+/// that the first string continues or begins, extended by the eights of
+/// views whose strings all continue it (`span_scan`). Returns the bits of
+/// `long` left for the walk a string at a time: those past the eights, or
+/// all when an eight does not pass (the string at fault is named there).
+#[inline(always)]
+fn walk_eights<'a, R: Ruleset, B: AsRef<[u8]>>(
+    column: &Views<'a, B>,
+    chunk: &[u128],
+    chunk_first: usize,
+    long: u64,
+    walk: &mut Walk<'a>,
+) -> Result<u64, usize> {
+    let view = View(chunk[long.trailing_zeros() as usize]);
+    let (buffer, start) = (view.buffer_index(), view.offset());
+    let span = match &mut walk.span {
+        Some(span) if span.buffer == buffer && span.end == start => span,
+        _ => {
+            let row = chunk_first + long.trailing_zeros() as usize;
+            begin_span::<R, B>(column, row, buffer, start, walk)?
+        }
+    };
+    match span_scan::continued::<R>(chunk, long, buffer, span.end, span.data) {
+        Some((end, walked)) => {
+            span.end = end;
+            Ok(long & u64::MAX.checked_shl(walked as u32).unwrap_or(0))
+        }
+        None => Ok(long),
+    }
+}
+
+/// Checks the walk's open span, if any, and begins a span at `row`, whose
+/// string starts at `start` in buffer `buffer`. `Err` as [`walk_long`]'s.
+#[inline(never)]
+fn begin_span<'a, 'w, R: Ruleset, B: AsRef<[u8]>>(
+    column: &Views<'a, B>,
+    row: usize,
+    buffer: usize,
+    start: usize,
+    walk: &'w mut Walk<'a>,
+) -> Result<&'w mut Span<'a>, usize> {
+    if let Some(done) = walk.span {
+        check_span::<R>(done).map_err(|row| row.min(walk.first))?;
+    }
+    // A column that `Views::new` checked has every buffer its views name.
+    let Some(data) = column.buffers().get(buffer) else {
+        return Err(walk.doubt);
+    };
+    walk.spans_begun += 1;
+    Ok(walk.span.insert(Span {
+        row,
+        buffer,
+        data: data.as_ref(),
+        start,
+        end: start,
+    }))
 }
 
 /// A chunk's first pass: its kept inline strings packed into `text` from
@@ -213,12 +310,13 @@ fn walk_long<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
 fn first_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     chunk: &[u128],
     keep: u64,
-    text: &mut [u8],
-    packed: &mut usize,
+    (text, packed): (&mut [u8], &mut usize),
     column: &Views<'_, B>,
+    mostly_long: bool,
 ) -> Option<u64> {
     let rule = const { RuleOf::<R>::RULE };
-    let found = view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, &rule);
+    let found =
+        view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, &rule, mostly_long);
     let mut doubt = found.bad_start | found.dirty;
     if CHECK_LAYOUT {
         // Null rows' views are checked too, as `Views::new` does.
@@ -232,11 +330,10 @@ fn first_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     (!doubt).then_some(found.long & keep)
 }
 
-/// Checks a span's bytes where they lie; the error is its first row.
-fn check_span<R: Ruleset, B: AsRef<[u8]>>(column: &Views<'_, B>, span: Span) -> Result<(), usize> {
-    // Each string's range was checked (by `Views::new`, or by
-    // `in_place` before the string joined the span), and a span is
-    // strings next to each other in one buffer.
-    let bytes = &column.buffers()[span.buffer].as_ref()[span.start..span.end];
+/// Checks a span's bytes where they lie; the error is its first row,
+/// and a span past its buffer's end (possible only in a column whose
+/// layout is not yet checked) fails too.
+fn check_span<R: Ruleset>(span: Span<'_>) -> Result<(), usize> {
+    let bytes = span.data.get(span.start..span.end).ok_or(span.row)?;
     R::validate(bytes).map_err(|_| span.row)
 }

@@ -44,7 +44,7 @@ impl View {
 
     /// Bytes 4 to 8 as a little-endian word: a longer string's prefix.
     #[inline(always)]
-    fn prefix(self) -> u32 {
+    pub(super) fn prefix(self) -> u32 {
         (self.0 >> 32) as u32
     }
 

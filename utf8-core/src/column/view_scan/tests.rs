@@ -94,12 +94,25 @@ fn kernels() -> Vec<Kernels> {
         pack: |views, keep, text, at, padding| {
             let rule = RuleOf::<crate::Rfc3629>::RULE;
             if padding {
-                pack_inline::<true>(views, keep, text, at, &rule)
+                pack_inline::<true>(views, keep, text, at, &rule, false)
             } else {
-                pack_inline::<false>(views, keep, text, at, &rule)
+                pack_inline::<false>(views, keep, text, at, &rule, false)
             }
         },
     }];
+    kernels.push(Kernels {
+        name: "dispatched, mostly long",
+        layout,
+        copy: kernels[0].copy,
+        pack: |views, keep, text, at, padding| {
+            let rule = RuleOf::<crate::Rfc3629>::RULE;
+            if padding {
+                pack_inline::<true>(views, keep, text, at, &rule, true)
+            } else {
+                pack_inline::<false>(views, keep, text, at, &rule, true)
+            }
+        },
+    });
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
     {
         if std::is_x86_feature_detected!("avx2") {
@@ -116,6 +129,21 @@ fn kernels() -> Vec<Kernels> {
                         x86::pack_avx2::<true>(views, keep, text, at)
                     } else {
                         x86::pack_avx2::<false>(views, keep, text, at)
+                    }
+                },
+            });
+            kernels.push(Kernels {
+                name: "avx2, mostly long",
+                // SAFETY: the CPU has AVX2 (detected above).
+                layout: |views| unsafe { x86::layout_avx2(views) },
+                // SAFETY: as just above, with `out`'s entry a view.
+                copy: |views, keep, out| unsafe { x86::copy_avx2(views, keep, out) },
+                // SAFETY: the CPU has AVX2; the tests' `text` has the room.
+                pack: |views, keep, text, at, padding| unsafe {
+                    if padding {
+                        x86::pack_sparse_avx2::<true>(views, keep, text, at)
+                    } else {
+                        x86::pack_sparse_avx2::<false>(views, keep, text, at)
                     }
                 },
             });
