@@ -389,10 +389,10 @@ pub fn layered_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
     cases
 }
 
-/// Inputs for [`mostly_long_views`] alone: 480 bytes, valid and with an
+/// Inputs for [`mostly_long_views`] alone: 640 bytes, valid and with an
 /// error in the middle, at two alignments each (one under Miri).
 pub fn mostly_long_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
-    let len = 480;
+    let len = 640;
     let alignments = if cfg!(miri) { vec![3] } else { vec![3, 40] };
     let filler = &FILLERS[1 % FILLERS.len()];
     let (case, bytes) = case(filler, len, None);
@@ -1094,10 +1094,10 @@ pub fn columns(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
     }
 }
 
-/// Rows the views check walks eight views at a time need in a chunk: the
-/// most strings of at least 13 bytes (in data buffers) a chunk of 64 can
-/// hold with the walk a string at a time.
-const MOSTLY_LONG: usize = 24;
+/// How many strings of at least 13 bytes (in data buffers) a chunk of 64
+/// views needs for the views check to walk them eight views at a time
+/// (utf8-core's `column::inline`).
+const MOSTLY_LONG: usize = 32;
 
 /// The views column of `slice` from `from` to its end cut into strings of
 /// 13 to 20 bytes back to back (the last ending at the slice's end), every
@@ -1120,7 +1120,11 @@ pub fn mostly_long_views(at: At<'_>, slice: &[u8], from: usize) {
         ends.push(end - len);
         k += 1;
     }
-    if ends.len() - 1 < MOSTLY_LONG * 8 / 7 {
+    let long = ends
+        .windows(2)
+        .filter(|pair| pair[0] - pair[1] > 12)
+        .count();
+    if long < MOSTLY_LONG {
         return;
     }
     ends.reverse();

@@ -35,11 +35,13 @@ const IN_PLACE_VIEWS: usize = 1024;
 /// How far past a string in a data buffer the walk asks the CPU to
 /// fetch.
 const DATA_AHEAD: usize = 512;
-/// A chunk with this many kept strings in data buffers or more is
-/// mostly long strings (of [`view_scan::CHUNK`] views): its strings in
-/// data buffers are walked eight views at a time (`span_scan`), and the
-/// next chunk's inline strings are packed as few.
-const MOSTLY_LONG: u32 = 24;
+/// A chunk with this many kept strings in data buffers or more (half of
+/// [`view_scan::CHUNK`]) is mostly long strings: its strings in data
+/// buffers are walked eight views at a time (`span_scan`), and the next
+/// chunk's inline strings are packed as few. Below it, an eight's fixed
+/// cost is more than the walk a string at a time costs (a column of words,
+/// a fifth of them long, is a little slower at a quarter).
+const MOSTLY_LONG: u32 = 32;
 /// A span this long is checked at the end of its batch.
 const SPAN_BYTES: usize = 4096;
 /// More spans begun in one batch than this (one every 32 views), and the
