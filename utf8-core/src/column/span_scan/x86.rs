@@ -8,11 +8,11 @@ use core::arch::x86_64::*;
 
 /// How far past the next string the walk asks the CPU to fetch a
 /// buffer's bytes, and how many 64-byte lines from there each step: text
-/// of lines up to 64 bytes runs about 400 bytes an eight, so that the
-/// lines not asked for are few, and the hardware's own prefetch, which
-/// follows the gathers, fetches them.
+/// of lines up to 64 bytes runs about 400 bytes an eight, and with fewer
+/// lines asked for a step than an eight reads, the gathers wait on
+/// memory.
 const AHEAD: usize = 1024;
-const AHEAD_LINES: usize = 4;
+const AHEAD_LINES: usize = 6;
 
 /// The view each 32-bit lane holds once eight views are split into
 /// their four fields (`split`): the lanes of each 128-bit half hold
