@@ -155,7 +155,7 @@ pub const LINKED: &[(&str, &str)] = &[
         "AVX2's copy of a batch's inline views",
     ),
     (
-        "view_scan::x86::pack_avx2::<true>",
+        "view_scan::x86::pack_avx2::<true, true>",
         "AVX2's packing of a batch's inline strings, padding tested",
     ),
     (
@@ -171,7 +171,7 @@ pub const LINKED: &[(&str, &str)] = &[
         "AVX-512 VBMI2's packing of a batch's inline strings, padding tested",
     ),
     (
-        "view_scan::x86::pack_sparse_avx2::<true>",
+        "view_scan::x86::pack_avx2::<true, false>",
         "AVX2's packing of a chunk with few inline strings, padding tested",
     ),
     (

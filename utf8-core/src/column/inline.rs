@@ -181,8 +181,7 @@ struct Walk<'a> {
 /// whose inline strings are not checked yet.
 ///
 /// A chunk of mostly such views is first tested eight views at a time
-/// (`span_scan`), on the span its first string continues or begins. A
-/// string that continues the span (most, as writers lay them out) is
+/// (`span_scan`). A string that continues the span (most, as writers lay them out) is
 /// tested against the span's buffer, looked up when the span began: its
 /// range and prefix with `CHECK_LAYOUT`, with no lookup of its own.
 #[inline(always)]
@@ -194,9 +193,7 @@ fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     walk: &mut Walk<'a>,
 ) -> Result<(), usize> {
     let rule = const { RuleOf::<R>::RULE };
-    if long.count_ones() >= MOSTLY_LONG {
-        long = walk_eights::<R, B>(column, chunk, chunk_first, long, walk)?;
-    }
+    let mut by_eights = long.count_ones() >= MOSTLY_LONG;
     let doubt = walk.doubt;
     let mut starts_right = true;
     while long != 0 {
@@ -209,6 +206,19 @@ fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 begin_span::<R, B>(column, row, buffer, start, walk)?
             }
         };
+        // Once a chunk, on the span its first string continues or
+        // begins: the eights whose strings all continue it, leaving the
+        // views past them, or all when an eight does not pass.
+        if by_eights {
+            by_eights = false;
+            if let Some((end, walked)) =
+                span_scan::continued::<R>(chunk, long, buffer, span.end, span.data)
+            {
+                span.end = end;
+                long &= u64::MAX.checked_shl(walked as u32).unwrap_or(0);
+                continue;
+            }
+        }
         // The run of strings that continue the span, with the span's
         // buffer and end held apart from the walk.
         let data = span.data;
@@ -241,37 +251,6 @@ fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     }
     walk.starts_right &= starts_right;
     Ok(())
-}
-
-/// [`walk_long`]'s first step on a chunk of mostly long strings: the span
-/// that the first string continues or begins, extended by the eights of
-/// views whose strings all continue it (`span_scan`). Returns the bits of
-/// `long` left for the walk a string at a time: those past the eights, or
-/// all when an eight does not pass (the string at fault is named there).
-#[inline(always)]
-fn walk_eights<'a, R: Ruleset, B: AsRef<[u8]>>(
-    column: &Views<'a, B>,
-    chunk: &[u128],
-    chunk_first: usize,
-    long: u64,
-    walk: &mut Walk<'a>,
-) -> Result<u64, usize> {
-    let view = View(chunk[long.trailing_zeros() as usize]);
-    let (buffer, start) = (view.buffer_index(), view.offset());
-    let span = match &mut walk.span {
-        Some(span) if span.buffer == buffer && span.end == start => span,
-        _ => {
-            let row = chunk_first + long.trailing_zeros() as usize;
-            begin_span::<R, B>(column, row, buffer, start, walk)?
-        }
-    };
-    match span_scan::continued::<R>(chunk, long, buffer, span.end, span.data) {
-        Some((end, walked)) => {
-            span.end = end;
-            Ok(long & u64::MAX.checked_shl(walked as u32).unwrap_or(0))
-        }
-        None => Ok(long),
-    }
 }
 
 /// Checks the walk's open span, if any, and begins a span at `row`, whose

@@ -163,11 +163,11 @@ pub(crate) fn pack_inline<const PADDING: bool>(
                 // SAFETY: the CPU has AVX2 (the level says so: AVX-512 is
                 // detected with it), and the room asked of the caller is
                 // the room the kernel needs.
-                return unsafe { x86::pack_sparse_avx2::<PADDING>(views, keep, text, at) };
+                return unsafe { x86::pack_avx2::<PADDING, false>(views, keep, text, at) };
             }
             crate::cpu::Level::Avx512 | crate::cpu::Level::Avx2 => {
                 // SAFETY: as just above.
-                return unsafe { x86::pack_avx2::<PADDING>(views, keep, text, at) };
+                return unsafe { x86::pack_avx2::<PADDING, true>(views, keep, text, at) };
             }
             _ => {}
         }

@@ -126,9 +126,9 @@ fn kernels() -> Vec<Kernels> {
                 // SAFETY: the CPU has AVX2; the tests' `text` has the room.
                 pack: |views, keep, text, at, padding| unsafe {
                     if padding {
-                        x86::pack_avx2::<true>(views, keep, text, at)
+                        x86::pack_avx2::<true, true>(views, keep, text, at)
                     } else {
-                        x86::pack_avx2::<false>(views, keep, text, at)
+                        x86::pack_avx2::<false, true>(views, keep, text, at)
                     }
                 },
             });
@@ -141,9 +141,9 @@ fn kernels() -> Vec<Kernels> {
                 // SAFETY: the CPU has AVX2; the tests' `text` has the room.
                 pack: |views, keep, text, at, padding| unsafe {
                     if padding {
-                        x86::pack_sparse_avx2::<true>(views, keep, text, at)
+                        x86::pack_avx2::<true, false>(views, keep, text, at)
                     } else {
-                        x86::pack_sparse_avx2::<false>(views, keep, text, at)
+                        x86::pack_avx2::<false, false>(views, keep, text, at)
                     }
                 },
             });

@@ -94,14 +94,18 @@ pub(super) unsafe fn copy_avx2(views: &[u128], keep: u64, out: &mut [[u8; 16]]) 
 }
 
 /// [`super::pack_inline`] two views a step, for a ruleset whose bytes
-/// that cannot start a row are `80`–`BF`.
+/// that cannot start a row are `80`–`BF`. With `STORE_EACH_VIEW`, each
+/// pair's two views are stored as they are tested (a chunk of mostly
+/// inline strings); without, a chunk of mostly longer strings, the views
+/// are tested first and then a store is made for each kept inline string
+/// only.
 ///
 /// # Safety
 ///
 /// The CPU has AVX2; `text` has [`super::packed_room`]`(views.len())`
 /// bytes from `*at`.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn pack_avx2<const PADDING: bool>(
+pub(super) unsafe fn pack_avx2<const PADDING: bool, const STORE_EACH_VIEW: bool>(
     views: &[u128],
     keep: u64,
     text: &mut [u8],
@@ -131,6 +135,9 @@ pub(super) unsafe fn pack_avx2<const PADDING: bool>(
             tails,
             _mm256_cmpgt_epi8(_mm256_set1_epi8(LOWEST_UTF8_START), copy),
         );
+        if !STORE_EACH_VIEW {
+            continue;
+        }
         // Each view's string at the start of its lane.
         let strings = _mm256_srli_si256::<4>(copy);
         for (string, len) in [
@@ -148,62 +155,11 @@ pub(super) unsafe fn pack_avx2<const PADDING: bool>(
     }
     *at = to;
     let paired = 2 * pairs.len();
-    let starts = (_mm256_movemask_epi8(tails) as u32) & (1 << 4 | 1 << 20);
-    let found = pack_scalar::<PADDING>(rest, keep, text, at, paired, starts_utf8_row);
-    Packed {
-        long: !inline_bits & low_bits(paired) | found.long,
-        dirty: _mm256_testz_si256(padding, padding) == 0 || found.dirty,
-        bad_start: starts != 0 || found.bad_start,
+    if !STORE_EACH_VIEW {
+        let strings = inline_bits & keep & low_bits(paired);
+        store_each_string(pairs.as_flattened(), strings, text, at);
     }
-}
-
-/// [`pack_avx2`] for a chunk with few inline strings (a column of
-/// longer strings): the views' tests two a step, then one store for each
-/// kept inline string, where [`pack_avx2`] stores every view.
-///
-/// # Safety
-///
-/// The CPU has AVX2; `text` has [`super::packed_room`]`(views.len())`
-/// bytes from `*at`.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn pack_sparse_avx2<const PADDING: bool>(
-    views: &[u128],
-    keep: u64,
-    text: &mut [u8],
-    at: &mut usize,
-) -> Packed {
-    let (pairs, rest) = views.as_chunks::<2>();
-    // SAFETY: the CPU has AVX2, and so SSE2.
-    let index = _mm256_broadcastsi128_si256(unsafe { lane_index() });
-    let mut padding = _mm256_setzero_si256();
-    // The bytes of the copied views that cannot start a row, of which
-    // each string's first (byte 4 of its lane) is read at the end.
-    let mut tails = _mm256_setzero_si256();
-    let mut inline_bits = 0u64;
-    for (j, pair) in pairs.iter().enumerate() {
-        // SAFETY: `pair` is 32 bytes, read unaligned.
-        let pair = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
-        let (inline, bits) = inline_lanes(pair);
-        inline_bits |= bits << (2 * j);
-        if PADDING {
-            padding = _mm256_or_si256(padding, dirty_padding(pair, inline, index));
-        }
-        // The kept inline views, the others zeros: length 0, and a first
-        // byte of `00`.
-        let copy = _mm256_and_si256(pair, _mm256_and_si256(inline, kept_lanes(keep >> (2 * j))));
-        tails = _mm256_or_si256(
-            tails,
-            _mm256_cmpgt_epi8(_mm256_set1_epi8(LOWEST_UTF8_START), copy),
-        );
-    }
-    let paired = 2 * pairs.len();
     let starts = (_mm256_movemask_epi8(tails) as u32) & (1 << 4 | 1 << 20);
-    store_each_string(
-        pairs.as_flattened(),
-        inline_bits & keep & low_bits(paired),
-        text,
-        at,
-    );
     let found = pack_scalar::<PADDING>(rest, keep, text, at, paired, starts_utf8_row);
     Packed {
         long: !inline_bits & low_bits(paired) | found.long,
