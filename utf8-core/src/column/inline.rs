@@ -181,9 +181,10 @@ struct Walk<'a> {
 /// whose inline strings are not checked yet.
 ///
 /// A chunk of mostly such views is first tested eight views at a time
-/// (`span_scan`). A string that continues the span (most, as writers lay them out) is
-/// tested against the span's buffer, looked up when the span began: its
-/// range and prefix with `CHECK_LAYOUT`, with no lookup of its own.
+/// (`span_scan`). A string that continues the span (most, as writers lay
+/// them out) is tested against the span's buffer, looked up when the span
+/// began: its range and prefix with `CHECK_LAYOUT`, with no lookup of its
+/// own.
 #[inline(always)]
 fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     column: &Views<'a, B>,
