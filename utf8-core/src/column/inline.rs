@@ -135,7 +135,13 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 return Err(doubt);
             };
             mostly_long = long.count_ones() >= MOSTLY_LONG;
-            walk_long::<R, B, CHECK_LAYOUT>(column, chunk, chunk_first, long, &mut walk)?;
+            walk_long::<R, B, CHECK_LAYOUT>(
+                column,
+                (chunk, chunk_first),
+                long,
+                mostly_long,
+                &mut walk,
+            )?;
         }
         span = walk.span;
         // Strings laid out in another order than their rows' make a span
@@ -180,21 +186,20 @@ struct Walk<'a> {
 /// else the failed span's first row or the batch's (the walk's `first`),
 /// whose inline strings are not checked yet.
 ///
-/// A chunk of mostly such views is first tested eight views at a time
-/// (`span_scan`). A string that continues the span (most, as writers lay
+/// A chunk of mostly such views (`by_eights`) is first tested eight views
+/// at a time (`span_scan`). A string that continues the span (most, as writers lay
 /// them out) is tested against the span's buffer, looked up when the span
 /// began: its range and prefix with `CHECK_LAYOUT`, with no lookup of its
 /// own.
 #[inline(always)]
 fn walk_long<'a, R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     column: &Views<'a, B>,
-    chunk: &[u128],
-    chunk_first: usize,
+    (chunk, chunk_first): (&[u128], usize),
     mut long: u64,
+    mut by_eights: bool,
     walk: &mut Walk<'a>,
 ) -> Result<(), usize> {
     let rule = const { RuleOf::<R>::RULE };
-    let mut by_eights = long.count_ones() >= MOSTLY_LONG;
     let doubt = walk.doubt;
     let mut starts_right = true;
     while long != 0 {

@@ -159,15 +159,17 @@ pub(crate) fn pack_inline<const PADDING: bool>(
                 // the caller is the room the kernel needs.
                 return unsafe { x86::pack_vbmi2::<PADDING>(views, keep, text, at) };
             }
-            crate::cpu::Level::Avx512 | crate::cpu::Level::Avx2 if mostly_long => {
+            crate::cpu::Level::Avx512 | crate::cpu::Level::Avx2 => {
                 // SAFETY: the CPU has AVX2 (the level says so: AVX-512 is
                 // detected with it), and the room asked of the caller is
-                // the room the kernel needs.
-                return unsafe { x86::pack_avx2::<PADDING, false>(views, keep, text, at) };
-            }
-            crate::cpu::Level::Avx512 | crate::cpu::Level::Avx2 => {
-                // SAFETY: as just above.
-                return unsafe { x86::pack_avx2::<PADDING, true>(views, keep, text, at) };
+                // the room the kernel needs, whether it stores each view
+                // or each inline string.
+                return unsafe {
+                    match mostly_long {
+                        true => x86::pack_avx2::<PADDING, false>(views, keep, text, at),
+                        false => x86::pack_avx2::<PADDING, true>(views, keep, text, at),
+                    }
+                };
             }
             _ => {}
         }
