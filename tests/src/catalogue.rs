@@ -389,13 +389,19 @@ pub fn layered_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
     cases
 }
 
-/// Inputs for [`mostly_long_views`] alone: 640 bytes, valid and with an
-/// error in the middle, at two alignments each (one under Miri).
+/// Inputs for [`mostly_long_views`] alone: 2,200 bytes (about 140 views,
+/// two whole chunks of 64 and a part), valid and with an error in the
+/// middle, at two alignments each. Under Miri, where each costs seconds,
+/// the valid one at one alignment: the gathers read the same places in
+/// both.
 pub fn mostly_long_sample() -> Vec<(Case, Vec<u8>, Vec<usize>)> {
-    let len = 640;
-    let alignments = if cfg!(miri) { vec![3] } else { vec![3, 40] };
+    let len = MOSTLY_LONG_BYTES;
     let filler = &FILLERS[1 % FILLERS.len()];
     let (case, bytes) = case(filler, len, None);
+    if cfg!(miri) {
+        return vec![(case, bytes, vec![3])];
+    }
+    let alignments = vec![3, 40];
     let mut cases = vec![(case, bytes, alignments.clone())];
     cases.extend(sampled(filler, len, 2, len / 2).map(|(case, bytes)| (case, bytes, alignments)));
     cases
@@ -1099,38 +1105,61 @@ pub fn columns(at: At<'_>, slice: &[u8], own: &mut dyn Placement) {
 /// (utf8-core's `column::inline`).
 const MOSTLY_LONG: usize = 32;
 
+/// The length of [`mostly_long_sample`]'s inputs: views for two whole
+/// chunks of 64, the second of which the views check reads in one pass
+/// (its first begins the span the second continues), and a part chunk.
+pub const MOSTLY_LONG_BYTES: usize = 2200;
+
 /// The views column of `slice` from `from` to its end cut into strings of
-/// 13 to 20 bytes back to back (the last ending at the slice's end), every
-/// eighth row inline, where the slice has room for a chunk of mostly such
-/// strings: the views check's eight-at-a-time walk, whose gather reads
-/// each string's first four bytes once its range is found within the data
-/// buffer. Then with a view's offset 2 bytes before the end, and far past
-/// it, and its length past the end: the gather must not read there. Under
-/// RFC 3629, against `crate::columns`.
+/// 13 to 20 bytes back to back (the last ending at the slice's end), each
+/// moved back to the start of a character, every eighth row inline, where
+/// the slice has room for a chunk of mostly such strings: the views
+/// check's eight-at-a-time walk, whose gather reads each string's first
+/// four bytes once its range is found within the data buffer, and in a
+/// second whole chunk its one pass over the views. Then with a view's
+/// offset 2 bytes before the end, and far past it, and its length past the
+/// end, in the first chunk, the second and the last view: the gather must
+/// not read there. Under RFC 3629, against `crate::columns`.
 pub fn mostly_long_views(at: At<'_>, slice: &[u8], from: usize) {
     use crate::columns::{RFC3629, check_views, view_of};
 
-    let mut ends = vec![slice.len()];
-    let mut k = 0;
-    while let Some(&end) = ends.last() {
+    // Rows from the end back, as (start, end) in `slice`: the strings in
+    // the data buffer back to back, and the inline ones copied from the
+    // text where the cursor is, taking no room in the buffer, as arrow-rs's
+    // builder lays them out.
+    let mut rows = Vec::new();
+    let mut end = slice.len();
+    for k in 0.. {
         let len = if k % 8 == 7 { 1 + k % 12 } else { 13 + k % 8 };
-        if end < from + len {
+        if end < from + len + 3 {
             break;
         }
-        ends.push(end - len);
-        k += 1;
+        // Back to the start of a character, as a writer cuts rows: a row
+        // that starts inside one fails the walk's first test, and only
+        // rows that pass them all reach the whole of the one pass.
+        let mut start = end - len;
+        while start > from && (0x80..0xC0).contains(&slice[start]) {
+            start -= 1;
+        }
+        if k % 8 == 7 {
+            // Forward instead, to stay inline.
+            start = end - len;
+            while start < end && (0x80..0xC0).contains(&slice[start]) {
+                start += 1;
+            }
+            rows.push((start, end));
+        } else {
+            rows.push((start, end));
+            end = start;
+        }
     }
-    let long = ends
-        .windows(2)
-        .filter(|pair| pair[0] - pair[1] > 12)
-        .count();
+    let long = rows.iter().filter(|(start, end)| end - start > 12).count();
     if long < MOSTLY_LONG {
         return;
     }
-    ends.reverse();
-    let mut views: Vec<u128> = ends
-        .windows(2)
-        .map(|pair| view_of(&slice[pair[0]..pair[1]], 0, pair[0] as u32))
+    rows.reverse();
+    let mut views: Vec<u128> = (rows.iter())
+        .map(|&(start, end)| view_of(&slice[start..end], 0, start as u32))
         .collect();
     let buffers = [slice];
     // Under Miri, where the whole check of a few hundred bytes costs
@@ -1144,10 +1173,18 @@ pub fn mostly_long_views(at: At<'_>, slice: &[u8], from: usize) {
         }
     };
     column_check(at, "column::Views, mostly long", slice, || check(&views));
-    // The last view, and one in the last whole eight, which the walk
-    // reads eight at a time.
+    // The last view, one in the first chunk's eights, and one in the
+    // second whole chunk, where there is one.
     let len = slice.len() as u32;
-    for damaged in [views.len() - 1, views.len() / 8 * 8 - 5] {
+    let mut damaged_views = vec![views.len() - 1, views.len().min(64) / 8 * 8 - 5];
+    if views.len() >= 128 {
+        damaged_views.push(64 + 13);
+    }
+    for mut damaged in damaged_views {
+        // A string in the data buffer: the row before an inline one.
+        if views[damaged] as u32 <= 12 {
+            damaged -= 1;
+        }
         let good = views[damaged];
         for (word, value) in [(3, len - 2), (3, len + 64), (3, u32::MAX - 2), (0, len)] {
             let mut bytes = good.to_le_bytes();

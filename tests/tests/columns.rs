@@ -511,6 +511,12 @@ fn a_malformed_or_invalid_view_among_mostly_long_ones_is_named_with_its_row() {
         u128::from_le_bytes(bytes)
     };
     let word = |view: u128, word: usize| (view >> (32 * word)) as u32;
+    // Every third row null, for damage the check must find in a null
+    // row's view too.
+    let mut every_third_null = vec![0u8; views.len().div_ceil(8)];
+    for row in (0..views.len()).filter(|row| row % 3 != 0) {
+        every_third_null[row / 8] |= 1 << (row % 8);
+    }
     // Rows at the edges of chunks of 64 views and of eights, and the last.
     for at in [0, 1, 7, 8, 63, 64, 65, 100, 127, 128, 200, 299] {
         if rows[at].len() <= 12 {
@@ -544,6 +550,10 @@ fn a_malformed_or_invalid_view_among_mostly_long_ones_is_named_with_its_row() {
             let mut views = views.clone();
             views[at] = bad;
             each_ruleset!(check_views(&views, &buffers, None));
+            if at % 3 == 0 {
+                let nulls = Some((every_third_null.as_slice(), 0));
+                each_ruleset!(check_views(&views, &buffers, nulls));
+            }
         }
         // A continuation byte at the row's start, in its buffer and its
         // prefix: a valid layout, and the row (and the one before, whose
@@ -565,11 +575,69 @@ fn a_malformed_or_invalid_view_among_mostly_long_ones_is_named_with_its_row() {
             each_ruleset!(check_views(&views, &buffers, None));
         }
         // The same rows under a bitmap that holds every third one null.
-        let mut bits = vec![0u8; views.len().div_ceil(8)];
-        for row in (0..views.len()).filter(|row| row % 3 != 0) {
-            bits[row / 8] |= 1 << (row % 8);
+        let nulls = Some((every_third_null.as_slice(), 0));
+        each_ruleset!(check_views(&views, &[buffer.as_slice()], nulls));
+    }
+    // The inline strings among them (every eighth row), at the edges of
+    // chunks and eights and in chunks of their own: padding, a first
+    // byte that cannot start a row, and a length past what is inline.
+    for at in [7, 15, 63, 71, 127, 135, 199, 295] {
+        let good = views[at];
+        let len = word(good, 0);
+        assert!(len <= 12, "row {at} is inline");
+        let mut damaged = vec![
+            with_word(good, 1, word(good, 1) & !0xFF | 0x80),
+            with_word(good, 0, 13),
+            with_word(good, 0, u32::MAX),
+        ];
+        if len < 12 {
+            damaged.push(good | 1 << (8 * (4 + len) + 1));
+            damaged.push(good | 1 << 127);
+            damaged.push(with_word(good, 0, len + 1));
         }
-        each_ruleset!(check_views(&views, &[buffer.as_slice()], Some((&bits, 0))));
+        for bad in damaged {
+            let mut views = views.clone();
+            views[at] = bad;
+            each_ruleset!(check_views(&views, &buffers, None));
+            let nulls = Some((every_third_null.as_slice(), 0));
+            each_ruleset!(check_views(&views, &buffers, nulls));
+        }
+        // A character cut across this inline string and the next (eight
+        // rows on), which the packed inline strings hold back to back.
+        let next = at + 8;
+        if len < 12 && next < rows.len() && rows[next].len() < 12 {
+            let mut cut: Vec<Vec<u8>> = rows.iter().map(|row| row.to_vec()).collect();
+            cut[at].push(0xC3);
+            cut[next].insert(0, 0xA9);
+            let cut: Vec<&[u8]> = cut.iter().map(Vec::as_slice).collect();
+            let (views, buffers) = views_back_to_back(&cut);
+            each_ruleset!(check_views(&views, &buffers, None));
+        }
+    }
+    // Null rows with no string, as builders write them, so that the kept
+    // strings lie back to back; then one null row's view malformed.
+    let sparse: Vec<&[u8]> = (rows.iter().enumerate())
+        .map(|(row, &string)| if row % 3 == 0 { &b""[..] } else { string })
+        .collect();
+    let (views, buffers) = views_back_to_back(&sparse);
+    let nulls = Some((every_third_null.as_slice(), 0));
+    each_ruleset!(check_views(&views, &buffers, nulls));
+    for at in [3, 63, 66, 129, 195, 297] {
+        let long = views[at..]
+            .iter()
+            .copied()
+            .find(|&view| word(view, 0) > 12)
+            .expect("a long string after the row");
+        for bad in [
+            with_word(long, 3, word(long, 3) + 1),
+            with_word(long, 0, u32::MAX),
+            with_word(long, 2, 1),
+            1 << 127,
+        ] {
+            let mut views = views.clone();
+            views[at] = bad;
+            each_ruleset!(check_views(&views, &buffers, nulls));
+        }
     }
 }
 

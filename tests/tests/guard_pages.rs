@@ -493,6 +493,17 @@ fn the_column_api_stays_inside_values_views_pages_and_bitmaps_beside_guard_pages
     });
 }
 
+#[test]
+fn the_views_walk_of_mostly_long_strings_stays_inside_the_data_buffer_beside_guard_pages() {
+    let mut memory = GuardedPages::new(catalogue::MOSTLY_LONG_BYTES);
+    let sample = catalogue::mostly_long_sample()
+        .into_iter()
+        .map(|(case, bytes, _)| (case, bytes, EDGES.to_vec()));
+    catalogue::run_cases(&SUITE, &mut memory, sample, |at, slice| {
+        catalogue::mostly_long_views(at, slice, 0);
+    });
+}
+
 // ---------------------------------------------------------------------------
 // Parallel validation above its threshold.
 

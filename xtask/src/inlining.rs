@@ -139,6 +139,10 @@ pub const INLINED: &[(&str, &str)] = &[
         "span_scan::x86::running_total",
         "AVX2's running total of eight lengths, inlined into the walk of strings in data buffers",
     ),
+    (
+        "span_scan::x86::dirty_padding",
+        "AVX2's padding test of eight split views, inlined into the one pass over a chunk",
+    ),
 ];
 
 /// Functions the probe must link, and why: the views' kernels, into which
@@ -175,8 +179,12 @@ pub const LINKED: &[(&str, &str)] = &[
         "AVX2's packing of a chunk with few inline strings, padding tested",
     ),
     (
-        "span_scan::x86::continued_avx2",
+        "span_scan::x86::walk_avx2::<false, false>",
         "AVX2's walk of a chunk's strings in data buffers, eight views a step",
+    ),
+    (
+        "span_scan::x86::walk_avx2::<true, true>",
+        "AVX2's one pass over a chunk of mostly strings in data buffers, padding tested",
     ),
 ];
 

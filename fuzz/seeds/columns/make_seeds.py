@@ -104,12 +104,14 @@ def main():
             save(f"{name}-cut-and-nulls",
                  encode(header(layout, ruleset, nulls=ruleset + 3, value=0xA5), cut))
     # Views of mostly strings of 13 to 40 bytes back to back (value 2),
-    # which the views check walks eight at a time: whole, with a word of
-    # the 20th view set (damage 7), and under a bitmap (each value with
-    # bit 1 set).
-    rows = pieces(text(1), 90)
+    # two whole chunks of 64 and a part, which the views check walks eight
+    # at a time and then reads in one pass: whole, with a word of the 20th
+    # view set, or of the 84th, in the second chunk (damage 7), and under a
+    # bitmap (each value with bit 1 set).
+    rows = pieces(text(1), 140)
     views = LAYOUTS.index("views")
     for name, extra in [("", {}), ("-damaged", {"damage": 7, "at": 19, "value": 0x42}),
+                        ("-damaged-in-one-pass", {"damage": 7, "at": 83, "value": 0x42}),
                         ("-nulls", {"nulls": 3, "value": 0xB6})]:
         fields = {"value": 2, **extra}
         save(f"views-rfc3629-mostly-long{name}", encode(header(views, 0, **fields), rows))

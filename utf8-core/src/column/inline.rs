@@ -13,7 +13,10 @@
 //!   another order (a span every few rows) or a test fails, the rest is
 //!   checked by copying, which names the row. A chunk of mostly listed
 //!   strings is walked eight views at a time (`super::span_scan`), and
-//!   otherwise, or where an eight does not pass, a string at a time.
+//!   otherwise, or where an eight does not pass, a string at a time; once
+//!   a span is open, such a chunk is first tried in one pass that makes
+//!   the first pass's tests too. A span checked at the end of a batch
+//!   stays open from its end, so that the next batch continues it.
 //! - **By copying** (`super::views_copied`), where the bytes from `00` to
 //!   `0C` are separators (`super::rule`).
 
@@ -124,6 +127,18 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
                 .get(chunk_first + IN_PLACE_VIEWS..)
                 .unwrap_or_default();
             view_scan::prefetch(&ahead[..ahead.len().min(view_scan::CHUNK)]);
+            if mostly_long {
+                let fused = in_one_pass::<R, B, CHECK_LAYOUT>(
+                    column,
+                    (chunk, keep),
+                    (&mut text, &mut packed),
+                    &mut walk.span,
+                );
+                if let Some(long) = fused {
+                    mostly_long = long.count_ones() >= MOSTLY_LONG;
+                    continue;
+                }
+            }
             let found = first_pass::<R, B, CHECK_LAYOUT>(
                 chunk,
                 keep,
@@ -155,11 +170,18 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         // A span checked once it is long enough that the call's fixed cost
         // is spread thin, so that a failure sends only a few batches round
         // again by copying.
+        first += batch.len();
+        // The span stays open from its end, in the same buffer, so that
+        // the next batch's strings continue it: its row is then the next
+        // batch's first, no later than its first string's.
         if let Some(long) = span.filter(|span| span.end - span.start >= SPAN_BYTES) {
             check_span::<R>(long)?;
-            span = None;
+            span = Some(Span {
+                row: first,
+                start: long.end,
+                ..long
+            });
         }
-        first += batch.len();
     }
     match span {
         Some(span) => check_span::<R>(span),
@@ -286,6 +308,51 @@ fn begin_span<'a, 'w, R: Ruleset, B: AsRef<[u8]>>(
     }))
 }
 
+/// A chunk of mostly strings in data buffers checked in one pass
+/// (`span_scan::whole_chunk`), when the open span is in a buffer and
+/// every kept string of the chunk there continues it: the kept inline
+/// strings packed into `text` from `*packed`, the span extended, and the
+/// bits of the kept views that point into a data buffer returned. With
+/// `CHECK_LAYOUT`, null rows' views are tested as [`first_pass`] tests
+/// them. `None`, with nothing changed, when there is no open span, the
+/// chunk is short (the column's last), or a test fails: the chunk is then
+/// checked in two passes, which say what is wrong.
+#[inline(always)]
+fn in_one_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
+    column: &Views<'_, B>,
+    (chunk, keep): (&[u128], u64),
+    (text, packed): (&mut [u8], &mut usize),
+    span: &mut Option<Span<'_>>,
+) -> Option<u64> {
+    let span = span.as_mut()?;
+    let whole = chunk.try_into().ok()?;
+    let (end, inline) =
+        span_scan::whole_chunk::<R, CHECK_LAYOUT>(whole, keep, span.buffer, span.end, span.data)?;
+    if CHECK_LAYOUT && null_views_fault(chunk, !inline & !keep, column) {
+        return None;
+    }
+    view_scan::store_each_string(chunk, inline & keep, text, packed);
+    span.end = end;
+    Some(!inline & keep)
+}
+
+/// Whether any of the null rows' views that `null_long` picks (each
+/// pointing into a data buffer) is malformed, as `Views::new` tests
+/// them.
+fn null_views_fault<B: AsRef<[u8]>>(
+    chunk: &[u128],
+    mut null_long: u64,
+    column: &Views<'_, B>,
+) -> bool {
+    let mut fault = false;
+    while null_long != 0 {
+        let view = View(chunk[null_long.trailing_zeros() as usize]);
+        null_long &= null_long - 1;
+        fault |= view.fault_in_buffer(column.buffers()).is_err();
+    }
+    fault
+}
+
 /// A chunk's first pass: its kept inline strings packed into `text` from
 /// `*packed`, and the bits of the kept views that point into a data
 /// buffer; `None` when a kept inline string starts with a byte that cannot
@@ -305,14 +372,9 @@ fn first_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
     let found =
         view_scan::pack_inline::<CHECK_LAYOUT>(chunk, keep, text, packed, &rule, mostly_long);
     let mut doubt = found.bad_start | found.dirty;
+    // Null rows' views are checked too, as `Views::new` does.
     if CHECK_LAYOUT {
-        // Null rows' views are checked too, as `Views::new` does.
-        let mut null_long = found.long & !keep;
-        while null_long != 0 {
-            let view = View(chunk[null_long.trailing_zeros() as usize]);
-            null_long &= null_long - 1;
-            doubt |= view.fault_in_buffer(column.buffers()).is_err();
-        }
+        doubt |= null_views_fault(chunk, found.long & !keep, column);
     }
     (!doubt).then_some(found.long & keep)
 }

@@ -14,6 +14,14 @@
 //! gather, only for the views found within the buffer: every byte it
 //! reads is in the buffer by the test before it, not by trust in the
 //! views.
+//!
+//! A whole chunk of mostly such strings, once a span is open, is read in
+//! one pass ([`whole_chunk`]): the same eights also say which views are
+//! inline, and test those as the first pass would (`super::view_scan`:
+//! the first byte, and the padding), so that the chunk's views are read
+//! once and only its few inline strings are then packed, one store each.
+//! In a column of lines this is most chunks; a chunk that does not pass
+//! goes through the two passes, which say what is wrong.
 
 use super::rule::RuleOf;
 use crate::ruleset::Ruleset;
@@ -35,6 +43,39 @@ pub(super) fn continued<R: Ruleset>(
     end: usize,
     data: &[u8],
 ) -> Option<(usize, usize)> {
+    debug_assert!(chunk.len() <= super::view_scan::CHUNK);
+    let (end, _) = walk::<R, false, false>(chunk, long, buffer, end, data)?;
+    Some((end, chunk.len() / 8 * 8))
+}
+
+/// A whole chunk of mostly strings in data buffers, in one pass: the
+/// walk of [`continued`] over the kept views (`keep`, view `i` at bit
+/// `i`) that are not inline, with the tests the first pass makes of the
+/// others (`super::view_scan::pack_inline`): each kept inline string's
+/// first byte, and with `PADDING` each inline view's padding. The span's
+/// end and the bits of the inline views, kept or not, when every test
+/// passes; `None` when one does not or no kernel applies, and the caller
+/// then checks the chunk in two passes, which say what is wrong.
+#[inline]
+pub(super) fn whole_chunk<R: Ruleset, const PADDING: bool>(
+    chunk: &[u128; super::view_scan::CHUNK],
+    keep: u64,
+    buffer: usize,
+    end: usize,
+    data: &[u8],
+) -> Option<(usize, u64)> {
+    walk::<R, true, PADDING>(chunk, keep, buffer, end, data)
+}
+
+/// The kernel of [`continued`] and [`whole_chunk`], where one applies.
+#[inline(always)]
+fn walk<R: Ruleset, const WHOLE: bool, const PADDING: bool>(
+    chunk: &[u128],
+    picked: u64,
+    buffer: usize,
+    end: usize,
+    data: &[u8],
+) -> Option<(usize, u64)> {
     let rule = const { RuleOf::<R>::RULE };
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
     if rule.utf8_tails
@@ -52,10 +93,12 @@ pub(super) fn continued<R: Ruleset>(
         // SAFETY: the level is AVX2 or AVX-512, and the CPU has AVX2 at
         // both (`cpu::level` detects AVX-512 only with AVX2); `data` and
         // `end` are below 2^31 and `buffer` below 2^32 (just tested).
-        let end = unsafe { x86::continued_avx2(chunk, long, buffer as u32, end as u32, data) };
-        return end.map(|end| (end as usize, chunk.len() / 8 * 8));
+        let walked = unsafe {
+            x86::walk_avx2::<WHOLE, PADDING>(chunk, picked, buffer as u32, end as u32, data)
+        };
+        return walked.map(|(end, inline)| (end as usize, inline));
     }
-    let _ = (rule, chunk, long, buffer, end, data);
+    let _ = (rule, chunk, picked, buffer, end, data);
     None
 }
 

@@ -23,7 +23,9 @@
 //! string (its view shifted down past the length) where the last one ended,
 //! the next store overwriting what lay past it; in a chunk of mostly
 //! longer strings (a column of lines), the tests run two views a step and
-//! then one store is made for each kept inline string only. With AVX-512
+//! then one store is made for each kept inline string only (where such a
+//! chunk continues an open span, `super::span_scan` makes these tests in
+//! its own pass, and this packing runs only when that one fails). With AVX-512
 //! VBMI2, one byte compression packs four views' strings for one store. A
 //! scalar loop does the same a view at a time elsewhere, and for a chunk's
 //! last views.
@@ -175,6 +177,22 @@ pub(crate) fn pack_inline<const PADDING: bool>(
         }
     }
     pack_scalar::<PADDING>(views, keep, text, at, 0, |byte| rule.starts_row(byte))
+}
+
+/// Stores the strings of the views `strings` picks (view `i` at bit `i`)
+/// one after another in `text` from `*at`, and moves `*at` past them;
+/// `text` has room for a 16-byte store at each string's start.
+#[inline]
+pub(crate) fn store_each_string(views: &[u128], mut strings: u64, text: &mut [u8], at: &mut usize) {
+    let mut to = *at;
+    while strings != 0 {
+        let view = View(views[strings.trailing_zeros() as usize]);
+        strings &= strings - 1;
+        let store: &mut [u8; 16] = (&mut text[to..to + 16]).try_into().expect("16 bytes");
+        *store = view.after_len();
+        to += view.len();
+    }
+    *at = to;
 }
 
 /// At most AVX2 when set: the benchmarks' way to measure what a CPU

@@ -6,6 +6,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use crate::column::view::MAX_INLINE;
+
 /// How far past the next string the walk asks the CPU to fetch a
 /// buffer's bytes, and how many 64-byte lines from there each step: text
 /// of lines up to 64 bytes runs about 400 bytes an eight, and with fewer
@@ -62,19 +64,23 @@ fn running_total(lengths: __m256i) -> __m256i {
     )
 }
 
-/// [`super::continued`] eight views a step.
+/// [`super::continued`] eight views a step (`WHOLE` off: `picked` are
+/// the listed views), or [`super::whole_chunk`] (`WHOLE` on: `picked`
+/// are the kept views, of which those that are not inline are listed,
+/// and every inline view's padding is tested with `PADDING`). The span's
+/// end, and with `WHOLE` the bits of the inline views.
 ///
 /// # Safety
 ///
 /// The CPU has AVX2; `data.len()` and `end` are below 2^31.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn continued_avx2(
+pub(super) unsafe fn walk_avx2<const WHOLE: bool, const PADDING: bool>(
     chunk: &[u128],
-    long: u64,
+    picked: u64,
     buffer: u32,
     end: u32,
     data: &[u8],
-) -> Option<u32> {
+) -> Option<(u32, u64)> {
     let (eights, _) = chunk.as_chunks::<8>();
     // SAFETY: the arrays are 32 bytes, read unaligned.
     let [lane_view, view_lane] =
@@ -85,6 +91,7 @@ pub(super) unsafe fn continued_avx2(
     // Where the next listed string must start, in every lane.
     let mut start = _mm256_set1_epi32(end as i32);
     let mut wrong = _mm256_setzero_si256();
+    let mut inline_bits = 0u64;
     for (j, eight) in eights.iter().enumerate() {
         // The bytes a few groups on, which the gathers ahead read
         // first: a gather waits on all its lanes, so that one that
@@ -94,8 +101,35 @@ pub(super) unsafe fn continued_avx2(
             crate::column::view_scan::prefetch_byte(data, ahead + 64 * line);
         }
         let [lengths, prefixes, buffers, offsets] = split(eight);
-        let listed = _mm256_set1_epi32((long >> (8 * j)) as u8 as i32);
-        let listed = _mm256_cmpeq_epi32(_mm256_and_si256(listed, bit), bit);
+        let picked = _mm256_set1_epi32((picked >> (8 * j)) as u8 as i32);
+        let picked = _mm256_cmpeq_epi32(_mm256_and_si256(picked, bit), bit);
+        // A first byte below `C0` as `i8` (`80`–`BF`) cannot start a
+        // row: in the top byte, a lane below `C0000000` as `i32`. An
+        // inline view's is its string's (or, for an empty one, padding:
+        // `00`).
+        let boundary = _mm256_cmpgt_epi32(
+            _mm256_slli_epi32::<24>(prefixes),
+            _mm256_set1_epi32(0xBFFF_FFFFu32 as i32),
+        );
+        let listed = match WHOLE {
+            true => {
+                // Unsigned: a length of 2^31 or more is not inline.
+                let inline = _mm256_cmpeq_epi32(
+                    _mm256_min_epu32(lengths, _mm256_set1_epi32(MAX_INLINE as i32)),
+                    lengths,
+                );
+                let in_rows = _mm256_permutevar8x32_epi32(inline, view_lane);
+                let bits = _mm256_movemask_ps(_mm256_castsi256_ps(in_rows)) as u8;
+                inline_bits |= u64::from(bits) << (8 * j);
+                if PADDING {
+                    let dirty = dirty_padding(lengths, [prefixes, buffers, offsets]);
+                    wrong = _mm256_or_si256(wrong, _mm256_and_si256(dirty, inline));
+                }
+                wrong = _mm256_or_si256(wrong, _mm256_andnot_si256(boundary, picked));
+                _mm256_andnot_si256(inline, picked)
+            }
+            false => picked,
+        };
         let counted = _mm256_and_si256(lengths, listed);
         // Row order for the running total, and back.
         let total = running_total(_mm256_permutevar8x32_epi32(counted, view_lane));
@@ -126,12 +160,6 @@ pub(super) unsafe fn continued_avx2(
                 read,
             )
         };
-        // A first byte below `C0` as `i8` (`80`–`BF`) cannot start a
-        // row: in the top byte, a lane below `C0000000` as `i32`.
-        let boundary = _mm256_cmpgt_epi32(
-            _mm256_slli_epi32::<24>(prefixes),
-            _mm256_set1_epi32(0xBFFF_FFFFu32 as i32),
-        );
         let right = _mm256_and_si256(
             _mm256_and_si256(
                 _mm256_cmpeq_epi32(offsets, starts),
@@ -146,5 +174,28 @@ pub(super) unsafe fn continued_avx2(
     }
     // Every listed string ends within `data`, below 2^31: the total
     // has not wrapped.
-    (_mm256_testz_si256(wrong, wrong) == 1).then(|| _mm256_cvtsi256_si32(start) as u32)
+    (_mm256_testz_si256(wrong, wrong) == 1)
+        .then(|| (_mm256_cvtsi256_si32(start) as u32, inline_bits))
+}
+
+/// The bytes of each view's padding that are not `00`, read as an
+/// inline view (the caller keeps the inline views' lanes), from its
+/// length and the three fields past it: a field holds `length - 4k`
+/// of the string's bytes (k its place, none below 0, all four from 4),
+/// and the bytes above them are padding.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn dirty_padding(lengths: __m256i, fields: [__m256i; 3]) -> __m256i {
+    let ones = _mm256_set1_epi32(-1);
+    let mut dirty = _mm256_setzero_si256();
+    for (k, field) in fields.into_iter().enumerate() {
+        let held = _mm256_max_epi32(
+            _mm256_sub_epi32(lengths, _mm256_set1_epi32(4 * k as i32)),
+            _mm256_setzero_si256(),
+        );
+        // A shift of 32 bits or more leaves no padding.
+        let padding = _mm256_sllv_epi32(ones, _mm256_slli_epi32::<3>(held));
+        dirty = _mm256_or_si256(dirty, _mm256_and_si256(field, padding));
+    }
+    dirty
 }

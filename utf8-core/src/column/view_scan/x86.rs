@@ -6,7 +6,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::{Packed, View, copy_scalar, layout_scalar, pack_scalar};
+use super::{Packed, copy_scalar, layout_scalar, pack_scalar, store_each_string};
 use crate::column::rule::{LOWEST_UTF8_START, starts_utf8_row};
 
 /// Whether each view of a pair is inline: a 32-bit lane of all ones in
@@ -166,22 +166,6 @@ pub(super) unsafe fn pack_avx2<const PADDING: bool, const STORE_EACH_VIEW: bool>
         dirty: _mm256_testz_si256(padding, padding) == 0 || found.dirty,
         bad_start: starts != 0 || found.bad_start,
     }
-}
-
-/// Stores the strings of the views `strings` picks (view `i` at bit `i`)
-/// one after another in `text` from `*at`, and moves `*at` past them;
-/// `text` has room for a 16-byte store at each string's start.
-#[inline]
-fn store_each_string(views: &[u128], mut strings: u64, text: &mut [u8], at: &mut usize) {
-    let mut to = *at;
-    while strings != 0 {
-        let view = View(views[strings.trailing_zeros() as usize]);
-        strings &= strings - 1;
-        let store: &mut [u8; 16] = (&mut text[to..to + 16]).try_into().expect("16 bytes");
-        *store = view.after_len();
-        to += view.len();
-    }
-    *at = to;
 }
 
 /// A pair's two bits of `keep` (the low two), spread to the lanes of its
