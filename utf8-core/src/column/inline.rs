@@ -72,7 +72,9 @@ pub(crate) fn next_invalid<R: Ruleset, B: AsRef<[u8]>>(
 /// readers) lays them out: checked where they lie, as one run.
 #[derive(Clone, Copy)]
 struct Span<'a> {
-    /// The first row whose string the span holds.
+    /// The first row whose string the span holds, or one before it (the
+    /// next batch's first, where a span stays open past a check): where
+    /// a check by copying starts when the span fails.
     row: usize,
     buffer: usize,
     /// The data buffer, looked up once for the span's rows.
@@ -167,13 +169,12 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         if R::validate(&text[..packed]).is_err() {
             return Err(doubt);
         }
+        first += batch.len();
         // A span checked once it is long enough that the call's fixed cost
         // is spread thin, so that a failure sends only a few batches round
-        // again by copying.
-        first += batch.len();
-        // The span stays open from its end, in the same buffer, so that
-        // the next batch's strings continue it: its row is then the next
-        // batch's first, no later than its first string's.
+        // again by copying. It stays open from its end, in the same
+        // buffer, so that the next batch's strings continue it: its row is
+        // then the next batch's first, no later than its first string's.
         if let Some(long) = span.filter(|span| span.end - span.start >= SPAN_BYTES) {
             check_span::<R>(long)?;
             span = Some(Span {
