@@ -1,5 +1,7 @@
 //! Shared helpers of the test suites: input generators, reference loaders,
-//! the verdict every suite compares and its references ([`oracles`]), what
+//! seeded random numbers ([`rng`]) and random column rows
+//! ([`random_rows`]) for the suites of every crate, the verdict every
+//! suite compares and its references ([`oracles`]), what
 //! the column API should answer ([`columns`]), a test binary run again at
 //! each vector level ([`levels`]), the cases of the bounds suites ([`catalogue`]), and the proptest strategy of
 //! [`mutation`]s that turn valid input into nearly valid input (applied by
@@ -10,6 +12,8 @@ pub mod columns;
 pub mod dialect_text;
 pub mod levels;
 pub mod oracles;
+pub mod random_rows;
+pub mod rng;
 
 pub use catalogue::Hex;
 pub use oracles::Verdict;

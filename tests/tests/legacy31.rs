@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 use utf8_core::legacy31;
+use utf8_tests::rng::Rng;
 use utf8_tests::{
     Hex, Representatives, all_bytes, class_representatives, corpus_files, error_parts,
     for_each_string, kuhn_stress_test, mutate, std_error_parts,
@@ -533,18 +534,11 @@ fn sampled_six_byte_strings_over_class_representatives() {
     const SAMPLES: u64 = 3_000_000;
     let started = Instant::now();
     let representatives = legacy31_representatives(Representatives::EdgesAndMiddle);
-    // SplitMix64: a fixed seed, so a failure reproduces.
-    let mut state: u64 = 0x2279_3629_0031_0006;
-    let mut random = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    // A fixed seed, so that a failure reproduces.
+    let mut rng = Rng::new(0x2279_3629_0031_0006);
     let mut bytes = [0u8; 6];
     for _ in 0..SAMPLES {
-        let mut bits = random();
+        let mut bits = rng.next_u64();
         for byte in &mut bytes {
             *byte = representatives[(bits % representatives.len() as u64) as usize];
             bits /= representatives.len() as u64;

@@ -39,6 +39,7 @@ use std::time::Instant;
 use utf8_core::cpu::Level;
 use utf8_core::legacy31;
 use utf8_core::paths::{self, Path};
+use utf8_tests::rng::Rng;
 use utf8_tests::{Hex, Mutation, Verdict, error_parts, mutate, std_error_parts};
 
 /// A validation under test.
@@ -780,23 +781,6 @@ fn each_kind_at_each_position_of_each_short_length(test: &'static str, form: &Fo
 /// instead of checking it in place (`utf8-core`'s `ALIGNED_FROM`).
 const IN_PLACE_BELOW: usize = 2 * BLOCK;
 
-/// xorshift64*, for reproducible random cases without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Valid text of about `len` bytes: runs of ASCII, of units, and of random
 /// scalar values.
 fn random_text(rng: &mut Rng, units: &[&[u8]], len: usize, out: &mut Vec<u8>) {
@@ -850,7 +834,7 @@ fn random_mutation(rng: &mut Rng, kinds: &[(&'static str, &'static [u8])]) -> Mu
 
 fn random_mutations(test: &'static str, form: &Form, cases: usize, seed: u64) {
     let mut suite = Suite::new(test, form);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut input = Vec::with_capacity(LONGEST);
     for case in 0..cases {
         let len = rng.below(1200);

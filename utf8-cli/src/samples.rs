@@ -1,6 +1,8 @@
 //! Inputs for the unit tests of reading in pieces: every kind of error, in
 //! every ruleset, and Markus Kuhn's UTF-8 decoder stress test.
 
+use utf8_tests::rng::Rng;
+
 use crate::stream::Fill;
 
 /// Markus Kuhn's stress test, the copy in `data/` that the end-to-end tests read.
@@ -43,30 +45,14 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
         [&halves[..], b"\xED\xB0\x80\xFF"].concat(),
     ));
     for seed in 1..=4 {
-        samples.push((format!("random {seed}"), random_bytes(seed, 300)));
+        samples.push((
+            format!("random {seed}"),
+            Rng::new(seed).error_prone_bytes(300),
+        ));
     }
     let stress = std::fs::read(STRESS_TEST).expect("the stress test is in data/reference");
     samples.push(("the stress test".to_owned(), stress));
     samples
-}
-
-/// Bytes that hit every kind of error often: half of them continuation
-/// bytes, so that sequences of every length complete now and then.
-pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let byte = (state >> 24) as u8;
-            if state & 1 == 0 {
-                0x80 | (byte & 0x3F)
-            } else {
-                byte
-            }
-        })
-        .collect()
 }
 
 /// An input in memory, read as a file is: buffers filled whole until the

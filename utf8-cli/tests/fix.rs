@@ -6,6 +6,7 @@ use std::io::Write as _;
 
 use common::{arg, scratch, write};
 use std::process::{Command, Output, Stdio};
+use utf8_tests::rng::Rng;
 
 const STRESS_TEST: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -54,24 +55,9 @@ fn dropped(bytes: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// Bytes that hit every kind of error often: mostly high bytes, some ASCII.
+/// Bytes that hit every kind of error often, from `seed`.
 fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let byte = (state >> 24) as u8;
-            // Half the bytes are continuation bytes, so that sequences of
-            // every length complete often enough to be valid sometimes.
-            if state & 1 == 0 {
-                0x80 | (byte & 0x3F)
-            } else {
-                byte
-            }
-        })
-        .collect()
+    Rng::new(seed).error_prone_bytes(len)
 }
 
 #[test]

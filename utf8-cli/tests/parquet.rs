@@ -18,19 +18,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::ColumnPath;
 use serde_json::Value;
-
-/// A deterministic source of choices (xorshift64*), so that a failure
-/// comes back on every run.
-struct Choices(u64);
-
-impl Choices {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+use utf8_tests::rng::Rng;
 
 const VALID: [&[u8]; 8] = [
     b"",
@@ -58,7 +46,7 @@ const INVALID: [&[u8]; 8] = [
     b"a value long enough not to fit in a view's inline bytes, then \xE2\x28\xA1",
 ];
 
-fn value(choices: &mut Choices) -> Vec<u8> {
+fn value(choices: &mut Rng) -> Vec<u8> {
     match choices.below(10) {
         0 => INVALID[choices.below(INVALID.len())].to_vec(),
         1 => [&b"caf\xC3"[..], b"\xA9lait"][choices.below(2)].to_vec(),
@@ -212,7 +200,7 @@ fn without_leaves(reports: &[Reported]) -> Vec<Reported> {
 /// optional binary one (no annotation) and an optional string column that
 /// draws from six values, two of them bad, as dictionaries hold.
 fn flat_columns(rows: usize, seed: u64) -> [Column; 3] {
-    let mut choices = Choices(seed);
+    let mut choices = Rng::new(seed);
     let mut column = |name, schema, null_one_in: usize, pool: Option<&[&[u8]]>| Column {
         name,
         schema,
@@ -399,7 +387,7 @@ fn write_lists(path: &Path, lists: &[Option<Vec<Option<Vec<u8>>>>], group_rows: 
 
 #[test]
 fn a_bad_element_of_a_list_of_strings_is_reported_at_its_row_and_place_in_the_list() {
-    let mut choices = Choices(0x115);
+    let mut choices = Rng::new(0x115);
     let lists: Vec<Option<Vec<Option<Vec<u8>>>>> = (0..1200)
         .map(|_| match choices.below(8) {
             0 => None,
@@ -441,7 +429,7 @@ fn row_groups_checked_on_any_number_of_threads_are_reported_in_the_files_order()
     // of them: the threads take row groups as they come free and finish
     // them out of order, and the report is the same on every count.
     for groups in [0, 1, 255, 256, 257] {
-        let mut choices = Choices(0x600D + groups as u64);
+        let mut choices = Rng::new(0x600D + groups as u64);
         let rows: Vec<Option<Vec<u8>>> =
             (0..groups * 2).map(|_| Some(value(&mut choices))).collect();
         let directory = scratch();

@@ -339,7 +339,10 @@ mod tests {
         (0x10000, 0x10FFFF),
     ];
 
-    /// A xorshift64 generator: enough randomness for range sets, and no dependency.
+    /// A xorshift64 generator: enough randomness for range sets, and no
+    /// dependency. Not the workspace suites' shared one
+    /// (`tests/src/rng.rs`): this crate's unit tests must build from its
+    /// package alone.
     struct XorShift(u64);
 
     impl XorShift {

@@ -86,7 +86,7 @@ fn levels(toolchain: &Toolchain) -> Vec<(&'static str, &'static [&'static str], 
 /// runs of ASCII between characters of every length, so that blocks are
 /// skipped, checked, and cut everywhere.
 fn long_inputs(corpus: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    let mut rng = Rng(0xB10C);
+    let mut rng = Rng::new(0xB10C);
     let mut inputs = Vec::new();
     let texts: Vec<&Vec<u8>> = corpus.iter().filter(|text| text.len() > 3000).collect();
     for _ in 0..1500 {
@@ -97,7 +97,7 @@ fn long_inputs(corpus: &[Vec<u8>]) -> Vec<Vec<u8>> {
         for _ in 0..rng.below(3) {
             if !input.is_empty() {
                 let at = rng.below(input.len());
-                input[at] = rng.next() as u8;
+                input[at] = rng.next_u64() as u8;
             }
         }
         inputs.push(input);
@@ -146,7 +146,7 @@ fn long_inputs(corpus: &[Vec<u8>]) -> Vec<Vec<u8>> {
 /// own check then reads windows that grow, end at restart points and are
 /// cut by the input's end. Each text also with a byte changed, and cut.
 fn shortcut_stops() -> Vec<Vec<u8>> {
-    let mut rng = Rng(0x5C07);
+    let mut rng = Rng::new(0x5C07);
     let filler = ["a", "b", " ", "\u{E9}", "\u{20AC}"];
     let cesu8: [&[u8]; 1] = [b"\xED\xA0\xBD\xED\xB8\x80"];
     let wtf8: [&[u8]; 3] = [b"\xED\xA0\xBD", b"\xED\xB8\x80", "\u{1F600}".as_bytes()];
@@ -166,7 +166,7 @@ fn shortcut_stops() -> Vec<Vec<u8>> {
             }
             let mut changed = input.clone();
             let at = rng.below(changed.len());
-            changed[at] = rng.next() as u8;
+            changed[at] = rng.next_u64() as u8;
             let cut = input[..rng.below(input.len())].to_vec();
             inputs.extend([input, changed, cut]);
         }

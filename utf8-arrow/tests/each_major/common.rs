@@ -6,92 +6,32 @@ use arrow_array::{BinaryArray, BinaryViewArray, LargeBinaryArray};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
 use super::major::{arrow_array, arrow_buffer};
 
-/// SplitMix64: a seeded generator, so that a failure names its seed.
-pub struct Rng(u64);
+pub use utf8_tests::rng::Rng;
+use utf8_tests::random_rows::{RandomRows, RowsShape};
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
-
-/// Text to cut rows from: ASCII, two-, three- and four-byte characters.
-fn text(rng: &mut Rng, len: usize) -> Vec<u8> {
-    const CHARS: [&str; 8] = ["a", "z", " ", "é", "ß", "€", "日本", "💖"];
-    let mut out = Vec::with_capacity(len + 4);
-    while out.len() < len {
-        out.extend_from_slice(CHARS[rng.below(CHARS.len())].as_bytes());
-    }
-    out
-}
-
-/// A row's length: mostly short (inline views, one-byte rows), up to 300.
-fn length(rng: &mut Rng) -> usize {
-    match rng.below(4) {
-        0 => rng.below(4),
-        1 => rng.below(13),
-        2 => rng.below(40),
-        _ => rng.below(301),
-    }
-}
-
-/// Rows and a validity per row. Rows are cut from one run of text at
-/// random byte positions, so characters are split across neighbouring
-/// rows; some rows get an invalid byte; null rows often hold invalid
-/// bytes. `invalid_one_in` is how rare a damaged row is (0: never).
+/// Rows and a validity per row (`utf8_tests::random_rows`): characters
+/// split across neighbouring rows, some rows damaged, null rows often
+/// holding invalid bytes. `invalid_one_in` is how rare a damaged row is
+/// (0: never).
 pub fn rows(rng: &mut Rng, count: usize, invalid_one_in: usize, nulls: bool) -> Table {
-    let lengths: Vec<usize> = (0..count).map(|_| length(rng)).collect();
-    let run = text(rng, lengths.iter().sum());
-    let split = invalid_one_in != 0 && rng.chance(2);
-    let mut at = 0;
-    let mut rows = Vec::with_capacity(count);
-    let mut valid = Vec::with_capacity(count);
-    for &len in &lengths {
-        let mut row = if split {
-            run[at..at + len].to_vec()
-        } else {
-            // Whole characters only.
-            let s = String::from_utf8_lossy(&run[at..at + len]).replace('\u{FFFD}', "");
-            s.into_bytes()
-        };
-        at += len;
-        if invalid_one_in != 0 && rng.chance(invalid_one_in) && !row.is_empty() {
-            let i = rng.below(row.len());
-            row[i] = [0xFF, 0xC0, 0x80, 0xED, 0xF4, 0xF8][rng.below(6)];
-        }
-        let null = nulls && rng.chance(4);
-        if null && rng.chance(2) {
-            row.push(0xFF);
-        }
-        rows.push(row);
-        valid.push(!null);
-    }
-    Table {
-        rows,
-        valid: nulls.then_some(valid),
-    }
+    let shape = RowsShape {
+        count,
+        invalid_one_in,
+        nulls,
+        dialects: false,
+    };
+    Table(RandomRows::new(rng, shape))
 }
 
-/// Rows, and which hold a value.
-pub struct Table {
-    pub rows: Vec<Vec<u8>>,
-    pub valid: Option<Vec<bool>>,
+/// The rows, and the arrays and references made of them.
+pub struct Table(pub RandomRows);
+
+impl std::ops::Deref for Table {
+    type Target = RandomRows;
+
+    fn deref(&self) -> &RandomRows {
+        &self.0
+    }
 }
 
 impl Table {
@@ -99,10 +39,6 @@ impl Table {
         self.valid
             .as_ref()
             .map(|v| NullBuffer::new(BooleanBuffer::from(v.as_slice())))
-    }
-
-    pub fn is_null(&self, row: usize) -> bool {
-        self.valid.as_ref().is_some_and(|v| !v[row])
     }
 
     /// A `Binary` array holding the rows' bytes, null rows' included.

@@ -6,6 +6,7 @@ use arrow_array::{
     StringViewArray,
 };
 use self::common::{Rng, Table};
+use utf8_tests::random_rows::RandomRows;
 use major::Utf8ArrowError;
 
 const SEEDS: u64 = 300;
@@ -282,10 +283,10 @@ fn a_slice_is_checked_alone_whatever_the_bytes_around_it() {
         "d\u{e9}j\u{e0}".as_bytes(),
         b"\xFFx",
     ];
-    let table = Table {
+    let table = Table(RandomRows {
         rows: rows.iter().map(|r| r.to_vec()).collect(),
         valid: None,
-    };
+    });
     let range = 2..4;
     for array in arrays(&table, &range) {
         assert_eq!(
@@ -303,10 +304,10 @@ fn a_slice_is_checked_alone_whatever_the_bytes_around_it() {
 
 #[test]
 fn a_null_row_is_not_checked_but_a_string_array_may_not_hold_it() {
-    let table = Table {
+    let table = Table(RandomRows {
         rows: vec![b"ok".to_vec(), b"\xFF".to_vec(), b"fine".to_vec()],
         valid: Some(vec![true, false, true]),
-    };
+    });
     let binary = table.binary();
     assert_eq!(major::validate(&binary), Ok(()));
     let e = major::to_string_array(&binary).unwrap_err();
@@ -343,7 +344,7 @@ fn other_rulesets_agree_with_their_own_per_row_validate() {
                     .collect()
             })
             .collect();
-        let table = Table { rows, valid: None };
+        let table = Table(RandomRows { rows, valid: None });
         let binary = table.binary();
         let view = table.binary_view();
         let cesu8 = table

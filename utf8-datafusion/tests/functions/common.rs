@@ -12,128 +12,43 @@ use datafusion::arrow::datatypes::Field;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF};
+use utf8_tests::random_rows::{RandomRows, RowsShape};
+pub use utf8_tests::rng::Rng;
 
-/// SplitMix64: a seeded generator, so that a failure names its seed.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
-
-/// Pieces of text: UTF-8's one- to four-byte characters, and the forms the
-/// other rulesets differ on (a CESU-8 surrogate pair, a lone surrogate,
-/// modified UTF-8's `C0 80`, a `00`, RFC 2279's five-byte form).
-const UTF8: [&[u8]; 8] = [
-    b"a",
-    b"z",
-    b" ",
-    "é".as_bytes(),
-    "ß".as_bytes(),
-    "€".as_bytes(),
-    "日本".as_bytes(),
-    "💖".as_bytes(),
-];
-const DIALECTS: [&[u8]; 6] = [
-    b"\xED\xA0\xBD\xED\xB2\x96",
-    b"\xED\xA0\xBD",
-    b"\xED\xB2\x96",
-    b"\xC0\x80",
-    b"\x00",
-    b"\xF8\x88\x80\x80\x80",
-];
-
-fn text(rng: &mut Rng, len: usize, dialects: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len + 6);
-    while out.len() < len {
-        if dialects && rng.chance(3) {
-            out.extend_from_slice(DIALECTS[rng.below(DIALECTS.len())]);
-        } else {
-            out.extend_from_slice(UTF8[rng.below(UTF8.len())]);
-        }
-    }
-    out
-}
-
-/// A row's length: mostly short (inline views, one-byte rows), up to 300.
-fn length(rng: &mut Rng) -> usize {
-    match rng.below(4) {
-        0 => rng.below(4),
-        1 => rng.below(13),
-        2 => rng.below(40),
-        _ => rng.below(301),
-    }
-}
-
-/// Rows and a validity per row. Rows are cut from one run of text at
-/// random byte positions, so characters are split across neighbouring
-/// rows; some rows get an invalid byte; null rows often hold invalid
-/// bytes.
+/// Rows and a validity per row (`utf8_tests::random_rows`), in a shape
+/// drawn from the seed, dialects' forms among them in half the tables,
+/// and the slice of them the arrays are cut to.
 pub fn table(seed: u64) -> Table {
     let mut rng = Rng::new(seed);
     let count = rng.below(150);
-    let invalid_one_in = [0, 2, 10, 60][rng.below(4)];
-    let nulls = rng.chance(2);
-    let dialects = rng.chance(2);
-    let lengths: Vec<usize> = (0..count).map(|_| length(&mut rng)).collect();
-    let run = text(&mut rng, lengths.iter().sum(), dialects);
-    let split = invalid_one_in != 0 && rng.chance(2);
-    let (mut at, mut rows, mut valid) = (0, Vec::with_capacity(count), Vec::with_capacity(count));
-    for &len in &lengths {
-        let mut row = if split || dialects {
-            run[at..at + len].to_vec()
-        } else {
-            // Whole characters only.
-            let s = String::from_utf8_lossy(&run[at..at + len]).replace('\u{FFFD}', "");
-            s.into_bytes()
-        };
-        at += len;
-        if invalid_one_in != 0 && rng.chance(invalid_one_in) && !row.is_empty() {
-            let i = rng.below(row.len());
-            row[i] = [0xFF, 0xC0, 0x80, 0xED, 0xF4, 0xF8][rng.below(6)];
-        }
-        let null = nulls && rng.chance(4);
-        if null && rng.chance(2) {
-            row.push(0xFF);
-        }
-        rows.push(row);
-        valid.push(!null);
-    }
+    let shape = RowsShape {
+        count,
+        invalid_one_in: [0, 2, 10, 60][rng.below(4)],
+        nulls: rng.chance(2),
+        dialects: rng.chance(2),
+    };
+    let rows = RandomRows::new(&mut rng, shape);
     let range = if count > 0 && rng.chance(2) {
         let start = rng.below(count);
         start..start + rng.below(count - start + 1)
     } else {
         0..count
     };
-    Table {
-        rows,
-        valid: nulls.then_some(valid),
-        range,
-    }
+    Table { drawn: rows, range }
 }
 
 /// Rows, which hold a value, and the slice of them the arrays are cut to.
 pub struct Table {
-    pub rows: Vec<Vec<u8>>,
-    pub valid: Option<Vec<bool>>,
+    pub drawn: RandomRows,
     pub range: std::ops::Range<usize>,
+}
+
+impl std::ops::Deref for Table {
+    type Target = RandomRows;
+
+    fn deref(&self) -> &RandomRows {
+        &self.drawn
+    }
 }
 
 impl Table {
@@ -141,10 +56,6 @@ impl Table {
         self.valid
             .as_ref()
             .map(|v| NullBuffer::new(BooleanBuffer::from(v.as_slice())))
-    }
-
-    fn is_null(&self, row: usize) -> bool {
-        self.valid.as_ref().is_some_and(|v| !v[row])
     }
 
     /// The six array types over every row (null rows holding their bytes),

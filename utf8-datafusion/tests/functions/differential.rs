@@ -16,6 +16,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::ScalarValue;
 use datafusion::logical_expr::ColumnarValue;
 use datafusion::prelude::SessionContext;
+use utf8_tests::random_rows::RandomRows;
 
 const SEEDS: u64 = 300;
 
@@ -162,8 +163,10 @@ fn each_named_ruleset_gives_its_own_validators_verdicts_and_offsets() {
 #[test]
 fn empty_arrays_give_empty_answers() {
     let table = Table {
-        rows: vec![],
-        valid: None,
+        drawn: RandomRows {
+            rows: vec![],
+            valid: None,
+        },
         range: 0..0,
     };
     for input in table.arrays() {
