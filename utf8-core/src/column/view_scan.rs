@@ -176,6 +176,9 @@ pub(crate) fn pack_inline<const PADDING: bool>(
             _ => {}
         }
     }
+    // Which way is faster is a question for the AVX2 kernel only.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    let _ = mostly_long;
     pack_scalar::<PADDING>(views, keep, text, at, 0, |byte| rule.starts_row(byte))
 }
 

@@ -94,7 +94,10 @@ mod one_block;
 mod registers;
 mod short;
 mod skip;
+mod vector;
 mod walk;
+
+pub(crate) use vector::Vector;
 
 /// A language with a proved vector check: a ruleset's own
 /// ([`Ruleset::TABLES`]`.vector`), or the language of a ruleset's UTF-8

@@ -1,39 +1,16 @@
-//! The vector type for aarch64 NEON (16 bytes).
-//!
-//! A `V` is made only by its `unsafe` constructors, which need NEON; every
-//! operation on a `V` is therefore safe to call, and each `unsafe` block in
-//! one names that reason. Every method is `#[inline(always)]`, so that it is
-//! compiled into the caller, which runs with NEON enabled.
+//! The vector type for aarch64 NEON (16 bytes): a `V` that implements
+//! `crate::simd::Vector` (whose documentation says why every operation on
+//! a `V` is safe to call), one operation of its own, then the level's
+//! instance of `crate::simd::algorithm!`.
 
 use core::arch::aarch64::*;
+
+use super::Vector;
 
 #[derive(Clone, Copy)]
 pub(crate) struct V(uint8x16_t);
 
 impl V {
-    pub(crate) const LANES: usize = 16;
-    /// The bytes before each vector shifted out by `ext`, one cheap
-    /// instruction here; loads not measured (this project runs NEON under
-    /// qemu only).
-    pub(crate) const PRIOR_BY_LOADS: bool = false;
-    /// One block a turn of the ASCII run's loop: two, as SSE4.1 runs it,
-    /// not measured here.
-    pub(crate) const RUN_TWO_BLOCKS_A_TURN: bool = false;
-
-    /// # Safety
-    /// The CPU must support NEON.
-    #[inline(always)]
-    pub(crate) unsafe fn load(bytes: &[u8; 16]) -> V {
-        // SAFETY: the caller promises NEON; `bytes` is valid for the 16 bytes read.
-        unsafe { V(vld1q_u8(bytes.as_ptr())) }
-    }
-    /// # Safety
-    /// The CPU must support NEON.
-    #[inline(always)]
-    pub(crate) unsafe fn splat(byte: u8) -> V {
-        // SAFETY: the caller promises NEON.
-        unsafe { V(vdupq_n_u8(byte)) }
-    }
     /// The vector whose lanes are `low`'s bytes then `high`'s, least
     /// significant first: built in registers, not through memory.
     ///
@@ -57,18 +34,36 @@ impl V {
             )))
         }
     }
-    /// # Safety
-    /// The CPU must support NEON.
+}
+
+impl Vector for V {
+    const LANES: usize = 16;
+    type Bytes = [u8; 16];
+    /// The bytes before each vector shifted out by `ext`, one cheap
+    /// instruction here; loads not measured (this project runs NEON under
+    /// qemu only).
+    const PRIOR_BY_LOADS: bool = false;
+    /// One block a turn of the ASCII run's loop: two, as SSE4.1 runs it,
+    /// not measured here.
+    const RUN_TWO_BLOCKS_A_TURN: bool = false;
+
     #[inline(always)]
-    pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+    unsafe fn load(bytes: &[u8; 16]) -> V {
+        // SAFETY: the caller promises NEON; `bytes` is valid for the 16 bytes read.
+        unsafe { V(vld1q_u8(bytes.as_ptr())) }
+    }
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> V {
+        // SAFETY: the caller promises NEON.
+        unsafe { V(vdupq_n_u8(byte)) }
+    }
+    #[inline(always)]
+    unsafe fn table(entries: &[u8; 16]) -> V {
         // SAFETY: the caller promises NEON; `entries` is valid for the 16 bytes read.
         unsafe { Self::load(entries) }
     }
-
-    /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
-    /// `self`'s first `16 - n`.
     #[inline(always)]
-    pub(crate) fn prev(self, before: V, n: usize) -> V {
+    fn prev(self, before: V, n: usize) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe {
             V(match n {
@@ -81,56 +76,52 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn or(self, other: V) -> V {
+    fn or(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vorrq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn and(self, other: V) -> V {
+    fn and(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vandq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn xor(self, other: V) -> V {
+    fn xor(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(veorq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn high_nibbles(self) -> V {
+    fn high_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vshrq_n_u8::<4>(self.0)) }
     }
     #[inline(always)]
-    pub(crate) fn low_nibbles(self) -> V {
+    fn low_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vandq_u8(self.0, vdupq_n_u8(0x0F))) }
     }
-    /// `self[index[i]]` for each lane; indices are nibbles.
     #[inline(always)]
-    pub(crate) fn lookup(self, index: V) -> V {
+    fn lookup(self, index: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vqtbl1q_u8(self.0, index.0)) }
     }
     #[inline(always)]
-    pub(crate) fn saturating_sub(self, other: V) -> V {
+    fn saturating_sub(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vqsubq_u8(self.0, other.0)) }
     }
-    /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
-    /// every bit one place up without crossing lanes.
     #[inline(always)]
-    pub(crate) fn add(self, other: V) -> V {
+    fn add(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { V(vaddq_u8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn is_ascii(self) -> bool {
+    fn is_ascii(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) < 0x80 }
     }
-    /// The smaller of each pair of lanes, read as signed bytes.
     #[inline(always)]
-    pub(crate) fn min_signed(self, other: V) -> V {
+    fn min_signed(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe {
             V(vreinterpretq_u8_s8(vminq_s8(
@@ -139,21 +130,18 @@ impl V {
             )))
         }
     }
-    /// Whether every lane, read as a signed byte, is at least `floor`
-    /// (0..=127): every byte lies in `floor..=0x7F`.
     #[inline(always)]
-    pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+    fn all_in_ascii_from(self, floor: u8) -> bool {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vminvq_s8(vreinterpretq_s8_u8(self.0)) >= floor as i8 }
     }
     #[inline(always)]
-    pub(crate) fn any(self) -> bool {
+    fn any(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has NEON.
         unsafe { vmaxvq_u8(self.0) != 0 }
     }
-    /// The index of the first lane that is not zero; `LANES` if none.
     #[inline(always)]
-    pub(crate) fn first_nonzero(self) -> usize {
+    fn first_nonzero(self) -> usize {
         // SAFETY: a `V` exists only where the CPU has NEON.
         let nibbles = unsafe {
             // Narrowing each 16-bit pair of "lane is zero" masks by 4 keeps

@@ -6,17 +6,6 @@ use super::*;
 pub(crate) struct V(__m256i);
 
 impl V {
-    pub(crate) const LANES: usize = 32;
-    /// The bytes before each vector loaded where they lie, though one
-    /// vector in two then straddles a cache line: shifting them out
-    /// of the vector before takes four shuffles (`vperm2i128` and a
-    /// `vpalignr` each) of the check's twenty or so operations, on the
-    /// two pipes of Zen 3 that also run the lookups and shifts. On a
-    /// Zen 3 the loads took the non-ASCII Lipsum texts from 15.2
-    /// to 18.5 GB/s, and the corpus from 0.99x to 1.12-1.21x
-    /// simdutf8's AVX2 code (geometric mean, same binary).
-    pub(crate) const PRIOR_BY_LOADS: bool = true;
-
     /// How many blocks ahead the ASCII skip asks for the cache line
     /// (none for 0): the hardware's own prefetch left the loop, two
     /// loads and an OR a block, waiting on the L2 cache. On an
@@ -25,33 +14,38 @@ impl V {
     /// blocks ahead and 16 no better); the other files of the corpus
     /// within 1%, the geometric mean over it the same.
     pub(crate) const PREFETCH_BLOCKS_AHEAD: usize = 4;
+}
 
+impl Vector for V {
+    const LANES: usize = 32;
+    type Bytes = [u8; 32];
+    /// The bytes before each vector loaded where they lie, though one
+    /// vector in two then straddles a cache line: shifting them out
+    /// of the vector before takes four shuffles (`vperm2i128` and a
+    /// `vpalignr` each) of the check's twenty or so operations, on the
+    /// two pipes of Zen 3 that also run the lookups and shifts. On a
+    /// Zen 3 the loads took the non-ASCII Lipsum texts from 15.2
+    /// to 18.5 GB/s, and the corpus from 0.99x to 1.12-1.21x
+    /// simdutf8's AVX2 code (geometric mean, same binary).
+    const PRIOR_BY_LOADS: bool = true;
     /// One block a turn of the ASCII run's loop, with its prefetch: two
     /// (each tested on its own) ran the corpus the same within 1% on
     /// an AMD EPYC Zen 4 (family 25, model 17) (two interleaved runs, same binary).
-    pub(crate) const RUN_TWO_BLOCKS_A_TURN: bool = false;
+    const RUN_TWO_BLOCKS_A_TURN: bool = false;
 
-    /// # Safety
-    /// The CPU must support AVX2.
     #[inline(always)]
-    pub(crate) unsafe fn load(bytes: &[u8; 32]) -> V {
+    unsafe fn load(bytes: &[u8; 32]) -> V {
         // SAFETY: the caller promises the feature; `bytes` is valid for the
         // 32 bytes read.
         unsafe { V(_mm256_loadu_si256(bytes.as_ptr().cast())) }
     }
-    /// # Safety
-    /// The CPU must support AVX2.
     #[inline(always)]
-    pub(crate) unsafe fn splat(byte: u8) -> V {
+    unsafe fn splat(byte: u8) -> V {
         // SAFETY: the caller promises the feature.
         unsafe { V(_mm256_set1_epi8(byte as i8)) }
     }
-    /// A 16-entry table in both 128-bit lanes, as `vpshufb` indexes per lane.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
     #[inline(always)]
-    pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+    unsafe fn table(entries: &[u8; 16]) -> V {
         // SAFETY: the caller promises the feature; `entries` is valid for
         // the 16 bytes read.
         unsafe {
@@ -60,11 +54,8 @@ impl V {
             )))
         }
     }
-
-    /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
-    /// `self`'s first `32 - n`.
     #[inline(always)]
-    pub(crate) fn prev(self, before: V, n: usize) -> V {
+    fn prev(self, before: V, n: usize) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe {
             // The last 16 bytes of `before` then the first 16 of `self`: the lane
@@ -80,22 +71,22 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn or(self, other: V) -> V {
+    fn or(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_or_si256(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn and(self, other: V) -> V {
+    fn and(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_and_si256(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn xor(self, other: V) -> V {
+    fn xor(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_xor_si256(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn high_nibbles(self) -> V {
+    fn high_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe {
             V(_mm256_and_si256(
@@ -105,43 +96,37 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn low_nibbles(self) -> V {
+    fn low_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_and_si256(self.0, _mm256_set1_epi8(0x0F))) }
     }
-    /// `self[index[i]]` for each lane; indices are nibbles.
     #[inline(always)]
-    pub(crate) fn lookup(self, index: V) -> V {
+    fn lookup(self, index: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_shuffle_epi8(self.0, index.0)) }
     }
     #[inline(always)]
-    pub(crate) fn saturating_sub(self, other: V) -> V {
+    fn saturating_sub(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_subs_epu8(self.0, other.0)) }
     }
-    /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
-    /// every bit one place up without crossing lanes.
     #[inline(always)]
-    pub(crate) fn add(self, other: V) -> V {
+    fn add(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_add_epi8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn is_ascii(self) -> bool {
+    fn is_ascii(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { _mm256_movemask_epi8(self.0) == 0 }
     }
-    /// The smaller of each pair of lanes, read as signed bytes.
     #[inline(always)]
-    pub(crate) fn min_signed(self, other: V) -> V {
+    fn min_signed(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { V(_mm256_min_epi8(self.0, other.0)) }
     }
-    /// Whether every lane, read as a signed byte, is at least `floor`
-    /// (0..=127): every byte lies in `floor..=0x7F`.
     #[inline(always)]
-    pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+    fn all_in_ascii_from(self, floor: u8) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe {
             // `floor - 1 < byte`, signed; `floor - 1` is -1 for floor 0.
@@ -150,13 +135,12 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn any(self) -> bool {
+    fn any(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
     }
-    /// The index of the first lane that is not zero; `LANES` if none.
     #[inline(always)]
-    pub(crate) fn first_nonzero(self) -> usize {
+    fn first_nonzero(self) -> usize {
         // SAFETY: a `V` exists only where the CPU has AVX2.
         let zero_lanes =
             unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi8(self.0, _mm256_setzero_si256())) };

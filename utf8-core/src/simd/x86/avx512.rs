@@ -8,17 +8,6 @@ use super::*;
 pub(crate) struct V(__m512i);
 
 impl V {
-    pub(crate) const LANES: usize = 64;
-
-    /// The bytes before each vector loaded where they lie (three
-    /// loads, each straddling two cache lines at this width) rather
-    /// than shifted out (`valignq` and three `vpalignr`, on the one
-    /// shuffle port of Intel's cores, which the three lookups already
-    /// load). On an AMD EPYC Zen 4 (family 25, model 17) (AVX-512 executed as two
-    /// 256-bit halves), same build, the corpus at this level: 32.1
-    /// GB/s on geometric mean with loads, 22.7-25.5 with shifts.
-    pub(crate) const PRIOR_BY_LOADS: bool = true;
-
     /// How many blocks ahead the ASCII skip asks for the cache line
     /// (none for 0): the hardware's own prefetch left the loop, one
     /// 64-byte compare a block, waiting on the L2 cache. On an
@@ -28,20 +17,6 @@ impl V {
     /// same within the noise.
     pub(crate) const PREFETCH_BLOCKS_AHEAD: usize = 16;
 
-    /// One block a turn of the ASCII run's loop, with its prefetch: two
-    /// (each tested on its own, without the prefetch) ran `Latin-Lipsum`
-    /// 113 -> 101 GB/s, `english` and 1 MiB of ASCII 7-8% slower on
-    /// an AMD EPYC Zen 4 (family 25, model 17).
-    pub(crate) const RUN_TWO_BLOCKS_A_TURN: bool = false;
-
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
-    #[inline(always)]
-    pub(crate) unsafe fn load(bytes: &[u8; 64]) -> V {
-        // SAFETY: the caller promises the feature; `bytes` is valid for the
-        // 64 bytes read.
-        unsafe { V(_mm512_loadu_si512(bytes.as_ptr().cast())) }
-    }
     /// The vector of `bytes` (at most 64) in its first lanes and
     /// `fill`'s in the others: one masked load, which reads the lanes
     /// of `bytes` only.
@@ -59,19 +34,38 @@ impl V {
         // fault suppression), so no byte outside `bytes` is touched.
         unsafe { V(_mm512_mask_loadu_epi8(fill.0, mask, bytes.as_ptr().cast())) }
     }
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
+}
+
+impl Vector for V {
+    const LANES: usize = 64;
+    type Bytes = [u8; 64];
+    /// The bytes before each vector loaded where they lie (three
+    /// loads, each straddling two cache lines at this width) rather
+    /// than shifted out (`valignq` and three `vpalignr`, on the one
+    /// shuffle port of Intel's cores, which the three lookups already
+    /// load). On an AMD EPYC Zen 4 (family 25, model 17) (AVX-512 executed as two
+    /// 256-bit halves), same build, the corpus at this level: 32.1
+    /// GB/s on geometric mean with loads, 22.7-25.5 with shifts.
+    const PRIOR_BY_LOADS: bool = true;
+    /// One block a turn of the ASCII run's loop, with its prefetch: two
+    /// (each tested on its own, without the prefetch) ran `Latin-Lipsum`
+    /// 113 -> 101 GB/s, `english` and 1 MiB of ASCII 7-8% slower on
+    /// an AMD EPYC Zen 4 (family 25, model 17).
+    const RUN_TWO_BLOCKS_A_TURN: bool = false;
+
     #[inline(always)]
-    pub(crate) unsafe fn splat(byte: u8) -> V {
+    unsafe fn load(bytes: &[u8; 64]) -> V {
+        // SAFETY: the caller promises the feature; `bytes` is valid for the
+        // 64 bytes read.
+        unsafe { V(_mm512_loadu_si512(bytes.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> V {
         // SAFETY: the caller promises the feature.
         unsafe { V(_mm512_set1_epi8(byte as i8)) }
     }
-    /// A 16-entry table in all four 128-bit lanes, as `vpshufb` indexes per lane.
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512 F and BW.
     #[inline(always)]
-    pub(crate) unsafe fn table(entries: &[u8; 16]) -> V {
+    unsafe fn table(entries: &[u8; 16]) -> V {
         // SAFETY: the caller promises the feature; `entries` is valid for
         // the 16 bytes read.
         unsafe {
@@ -80,11 +74,8 @@ impl V {
             )))
         }
     }
-
-    /// The bytes `n` (1..=5) positions back: `before`'s last `n` then
-    /// `self`'s first `64 - n`.
     #[inline(always)]
-    pub(crate) fn prev(self, before: V, n: usize) -> V {
+    fn prev(self, before: V, n: usize) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe {
             // Each 128-bit lane of `straddle` is the lane before the same
@@ -101,22 +92,22 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn or(self, other: V) -> V {
+    fn or(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_or_si512(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn and(self, other: V) -> V {
+    fn and(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_and_si512(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn xor(self, other: V) -> V {
+    fn xor(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_xor_si512(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn high_nibbles(self) -> V {
+    fn high_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe {
             V(_mm512_and_si512(
@@ -126,54 +117,47 @@ impl V {
         }
     }
     #[inline(always)]
-    pub(crate) fn low_nibbles(self) -> V {
+    fn low_nibbles(self) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_and_si512(self.0, _mm512_set1_epi8(0x0F))) }
     }
-    /// `self[index[i]]` for each lane; indices are nibbles.
     #[inline(always)]
-    pub(crate) fn lookup(self, index: V) -> V {
+    fn lookup(self, index: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_shuffle_epi8(self.0, index.0)) }
     }
     #[inline(always)]
-    pub(crate) fn saturating_sub(self, other: V) -> V {
+    fn saturating_sub(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_subs_epu8(self.0, other.0)) }
     }
-    /// Lane-wise wrapping addition: `x.add(x)` doubles each lane, moving
-    /// every bit one place up without crossing lanes.
     #[inline(always)]
-    pub(crate) fn add(self, other: V) -> V {
+    fn add(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_add_epi8(self.0, other.0)) }
     }
     #[inline(always)]
-    pub(crate) fn is_ascii(self) -> bool {
+    fn is_ascii(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { _mm512_movepi8_mask(self.0) == 0 }
     }
-    /// The smaller of each pair of lanes, read as signed bytes.
     #[inline(always)]
-    pub(crate) fn min_signed(self, other: V) -> V {
+    fn min_signed(self, other: V) -> V {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { V(_mm512_min_epi8(self.0, other.0)) }
     }
-    /// Whether every lane, read as a signed byte, is at least `floor`
-    /// (0..=127): every byte lies in `floor..=0x7F`.
     #[inline(always)]
-    pub(crate) fn all_in_ascii_from(self, floor: u8) -> bool {
+    fn all_in_ascii_from(self, floor: u8) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(floor as i8)) == 0 }
     }
     #[inline(always)]
-    pub(crate) fn any(self) -> bool {
+    fn any(self) -> bool {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { _mm512_test_epi8_mask(self.0, self.0) != 0 }
     }
-    /// The index of the first lane that is not zero; `LANES` if none.
     #[inline(always)]
-    pub(crate) fn first_nonzero(self) -> usize {
+    fn first_nonzero(self) -> usize {
         // SAFETY: a `V` exists only where the CPU has AVX-512 F and BW.
         unsafe { _mm512_test_epi8_mask(self.0, self.0).trailing_zeros() as usize }
     }
