@@ -65,6 +65,7 @@
 //! | head and tail | `ends.rs` | `start_of_body`, `end_of_input` |
 //! | the main loop | `main_loop.rs` | `walk_blocks`, `validate_blocks` |
 //! | blocks and windows | `blocks.rs` | `Blocks`, `Preceded`, `framed` (not a macro) |
+//! | the operations on vectors | `vector.rs` | `Vector`, the contract each level's `V` meets |
 //! | the vector types | `x86/*.rs`, `neon.rs` | `V`, and the `algorithm!` invocations |
 //! | between levels; the exact error | this file | `check_at`, `validate_detected`, `exact` |
 //!
