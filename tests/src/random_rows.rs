@@ -7,7 +7,7 @@
 use crate::rng::Rng;
 
 /// UTF-8's one- to four-byte characters.
-pub const UTF8_PIECES: [&[u8]; 8] = [
+const UTF8_PIECES: [&[u8]; 8] = [
     b"a",
     b"z",
     b" ",
@@ -21,7 +21,7 @@ pub const UTF8_PIECES: [&[u8]; 8] = [
 /// The forms the other rulesets part from UTF-8 on: a CESU-8 surrogate
 /// pair, a lone lead and trail surrogate, modified UTF-8's `C0 80`, a
 /// `00`, and RFC 2279's five-byte form.
-pub const DIALECT_PIECES: [&[u8]; 6] = [
+const DIALECT_PIECES: [&[u8]; 6] = [
     b"\xED\xA0\xBD\xED\xB2\x96",
     b"\xED\xA0\xBD",
     b"\xED\xB2\x96",
@@ -41,8 +41,8 @@ pub struct RowsShape {
     /// Whether a row in four is null (half of those with a byte `FF`
     /// added), and the rows have a validity.
     pub nulls: bool,
-    /// Whether a piece in three of the text is one of
-    /// [`DIALECT_PIECES`]; the rows are then cut anywhere.
+    /// Whether a piece in three of the text is one of the forms the other
+    /// rulesets part from UTF-8 on; the rows are then cut anywhere.
     pub dialects: bool,
 }
 
