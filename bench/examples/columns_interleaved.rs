@@ -18,8 +18,11 @@
 //!   utf8-core call it makes.
 //!
 //! Run: `cargo run --release -p utf8-bench --example columns_interleaved
-//! [COLUMN...]` (by default `lines-up-to-64-bytes`, `words` and
-//! `words-10-million`; the names are `utf8_bench::columns::NAMES`).
+//! [--level avx2] [COLUMN...]` (by default `lines-up-to-64-bytes`, `words`
+//! and `words-10-million`; the names are `utf8_bench::columns::NAMES`).
+//! `--level avx2` holds utf8-core, and so utf8-arrow, to AVX2 on a CPU
+//! with AVX-512, as most users' CPUs run it; the peers keep their own
+//! choice (simdutf8's and `core::str`'s do not go past AVX2).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -29,6 +32,8 @@ use utf8_bench::columns::{self, Layouts, each_view};
 use utf8_bench::{median, valid_corpus};
 use utf8_core::Rfc3629;
 use utf8_core::column::{Offsets, Views};
+use utf8_core::cpu::Level;
+use utf8_core::paths;
 
 /// Turns taken for each column.
 const TURNS: usize = 15;
@@ -101,7 +106,17 @@ const RATIOS: [(&str, &str, &str); 5] = [
 ];
 
 fn main() {
-    let asked: Vec<String> = std::env::args().skip(1).collect();
+    let mut asked: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = asked.iter().position(|arg| arg == "--level") {
+        match asked.get(at + 1).map(String::as_str) {
+            Some("avx2") => paths::cap_level(Level::Avx2, false),
+            other => {
+                eprintln!("columns_interleaved: --level takes avx2, not {other:?}");
+                std::process::exit(2);
+            }
+        }
+        asked.drain(at..at + 2);
+    }
     let names: Vec<&str> = match asked.is_empty() {
         true => vec!["lines-up-to-64-bytes", "words", "words-10-million"],
         false => asked.iter().map(String::as_str).collect(),

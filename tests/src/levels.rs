@@ -58,7 +58,13 @@ pub fn this_run() -> Run {
             .iter()
             .find(|(known, ..)| *known == name)
             .unwrap_or_else(|| panic!("{LEVEL_VAR}={name}: not one of {LEVELS:?}"));
-        CAPPED.call_once(|| paths::cap_level(level, vbmi2));
+        CAPPED.call_once(|| {
+            paths::cap_level(level, vbmi2);
+            // Where the CPU's AVX-512 has no VBMI2 the column checks run
+            // at AVX2, which the AVX2 run tests; this run tests the
+            // AVX-512 kernels that CPUs with VBMI2 run beside it.
+            paths::column_checks_at_cpu_level(level == Level::Avx512);
+        });
         assert_eq!(cpu::level(), level, "{LEVEL_VAR}={name}: the level in use");
     }
     Run {

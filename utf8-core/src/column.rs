@@ -28,6 +28,10 @@
 //! read through it. Null rows (an Arrow validity bitmap, [`Nulls`]) may
 //! hold any bytes and are not checked.
 //!
+//! The checks run at the CPU's vector level, except on a CPU whose
+//! AVX-512 has no VBMI2 (Intel's first AVX-512 cores, whose clock drops
+//! while 512-bit code runs), where they run at AVX2 (`kernel_level`).
+//!
 //! Every layout answers the same questions, through [`Column`]: the first
 //! invalid row ([`Column::validate`]), every one ([`Column::invalid_rows`]),
 //! a validity bitmap of the rows that are valid ([`Column::write_validity`]),
@@ -60,6 +64,7 @@ mod error;
 mod first_bytes;
 mod gather;
 mod inline;
+pub(crate) mod kernel_level;
 #[cfg(feature = "alloc")]
 mod lossy;
 mod nulls;

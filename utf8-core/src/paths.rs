@@ -16,16 +16,30 @@ use crate::simd;
 
 pub use crate::dispatch::Path;
 
-/// Keeps the column checks' own vector code (`column`'s views kernels) to
-/// AVX2 on a CPU with AVX-512 while `capped`, so that a benchmark measures
-/// there what a CPU without AVX-512 runs; validation itself is forced to a
-/// level through [`rfc3629`] and the other paths. Process-wide; nothing
-/// on other architectures.
+/// Keeps the column checks (their own vector code, and their checks of the
+/// rows' bytes) to AVX2 on a CPU with AVX-512 while `capped`, so that a
+/// benchmark measures there what a CPU without AVX-512 runs; they run at
+/// AVX2 anyway where the CPU's AVX-512 has no VBMI2. Validation itself is
+/// forced to a level through [`rfc3629`] and the other paths.
+/// Process-wide; nothing on other architectures.
 pub fn cap_column_kernels_at_avx2(capped: bool) {
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    crate::column::view_scan::cap_at_avx2(capped);
+    crate::column::kernel_level::cap_at_avx2(capped);
     #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
     let _ = capped;
+}
+
+/// Runs the column checks at AVX-512 on a CPU whose AVX-512 has no VBMI2
+/// while `forced`, where they would run at AVX2: for the tests, and Miri
+/// (whose AVX-512 has no VBMI2), so that the AVX-512 column kernels that
+/// CPUs with VBMI2 run are tested on every CPU with AVX-512.
+/// Process-wide; nothing where the CPU has no AVX-512, nor on other
+/// architectures.
+pub fn column_checks_at_cpu_level(forced: bool) {
+    #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+    crate::column::kernel_level::at_cpu_level(forced);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+    let _ = forced;
 }
 
 /// Holds everything that picks its own level (`cpu::level()`, and through

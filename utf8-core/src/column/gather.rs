@@ -124,7 +124,7 @@ fn check<R: Ruleset, S: Rows + ?Sized>(
     batch_from: Resume,
     batch_end: usize,
 ) -> Option<(usize, Utf8Error, Resume)> {
-    let e = R::validate(batch).err()?;
+    let e = super::kernel_level::validate::<R>(batch).err()?;
     let stop = e.valid_up_to();
     // Walk the batch's rows again, as the copy laid them out, to the one
     // holding byte `stop`.

@@ -25,7 +25,7 @@ use super::rule::RuleOf;
 use super::view::View;
 use super::views::Views;
 use super::views_copied::copied;
-use super::{Resume, Rows, span_scan, view_scan};
+use super::{Resume, Rows, kernel_level, span_scan, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -166,7 +166,7 @@ pub(super) fn in_place<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
         if !walk.starts_right || walk.spans_begun > MAX_SPANS_A_BATCH {
             return Err(doubt);
         }
-        if R::validate(&text[..packed]).is_err() {
+        if kernel_level::validate::<R>(&text[..packed]).is_err() {
             return Err(doubt);
         }
         first += batch.len();
@@ -385,5 +385,5 @@ fn first_pass<R: Ruleset, B: AsRef<[u8]>, const CHECK_LAYOUT: bool>(
 /// layout is not yet checked) fails too.
 fn check_span<R: Ruleset>(span: Span<'_>) -> Result<(), usize> {
     let bytes = span.data.get(span.start..span.end).ok_or(span.row)?;
-    R::validate(bytes).map_err(|_| span.row)
+    kernel_level::validate::<R>(bytes).map_err(|_| span.row)
 }

@@ -2,12 +2,12 @@
 //! layout, rows `values[offsets[i]..offsets[i + 1]]`.
 
 use super::error::{ColumnError, Layout};
-use super::first_bytes;
 use super::gather::{self, Batch, Pushed};
 use super::nulls::{Nulls, holds_value};
 use super::offset::Offset;
 use super::rule::{LOWEST_UTF8_START, RuleOf};
 use super::{Column, Resume, Rows, per_row};
+use super::{first_bytes, kernel_level};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -258,7 +258,7 @@ fn next_invalid_in_place<R: Ruleset, O: Offset>(
         let run = &column.values[start..stop];
         // The rows before `checked` lie in a valid run; so does the start
         // of row `checked` when the run failed inside it, at `limit`.
-        let (checked, limit) = match R::validate(run) {
+        let (checked, limit) = match kernel_level::validate::<R>(run) {
             Ok(()) => (end, stop),
             Err(e) => {
                 let position = start + e.valid_up_to();
@@ -311,7 +311,7 @@ fn passes_checking_layout<R: Ruleset, O: Offset>(column: &Offsets<'_, O>) -> boo
             return false;
         }
         let (start, stop) = (column.at(first), column.at(end));
-        if R::validate(&values[start..stop]).is_err()
+        if kernel_level::validate::<R>(&values[start..stop]).is_err()
             || first_misplaced_start::<R, O>(column, first, end, stop).is_some()
         {
             return false;

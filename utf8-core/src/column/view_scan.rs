@@ -43,7 +43,7 @@ pub(crate) const CHUNK: usize = 64;
 pub(crate) fn layout(views: &[u128]) -> (u64, bool) {
     debug_assert!(views.len() <= CHUNK);
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    match level() {
+    match super::kernel_level::level() {
         // SAFETY: the CPU has AVX-512 F and BW (the level says so).
         crate::cpu::Level::Avx512 => return unsafe { x86::layout_avx512(views) },
         // SAFETY: the CPU has AVX2 (the level says so).
@@ -62,7 +62,7 @@ pub(crate) fn copy_inline(views: &[u128], keep: u64, out: &mut [[u8; 16]]) -> u6
     debug_assert!(views.len() <= CHUNK);
     let out = &mut out[..views.len()];
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-    let long = match level() {
+    let long = match super::kernel_level::level() {
         // SAFETY: the CPU has AVX-512 F and BW (the level says so), and
         // `out` was cut to `views.len()` entries.
         crate::cpu::Level::Avx512 => unsafe { x86::copy_avx512(views, keep, out) },
@@ -154,7 +154,7 @@ pub(crate) fn pack_inline<const PADDING: bool>(
     debug_assert!(text.len() >= *at + packed_room(views.len()));
     #[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
     if rule.utf8_tails {
-        match level() {
+        match super::kernel_level::level() {
             crate::cpu::Level::Avx512 if crate::cpu::has_vbmi2() => {
                 // SAFETY: the CPU has AVX-512 F, BW, VBMI2 and POPCNT
                 // (the level and `has_vbmi2` say so); the room asked of
@@ -196,30 +196,6 @@ pub(crate) fn store_each_string(views: &[u128], mut strings: u64, text: &mut [u8
         to += view.len();
     }
     *at = to;
-}
-
-/// At most AVX2 when set: the benchmarks' way to measure what a CPU
-/// without AVX-512 runs (`crate::paths::cap_column_kernels`).
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-static AVX2_AT_MOST: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
-
-/// Keeps the kernels to AVX2 on a CPU with AVX-512 (`true`), or not.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-pub(crate) fn cap_at_avx2(capped: bool) {
-    AVX2_AT_MOST.store(capped, core::sync::atomic::Ordering::Relaxed);
-}
-
-/// The level the kernels run at: the CPU's, or AVX2 where capped. A level
-/// is only ever lowered, so a kernel never asks for a feature the CPU
-/// lacks.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
-#[inline]
-fn level() -> crate::cpu::Level {
-    use crate::cpu::Level;
-    match crate::cpu::level() {
-        Level::Avx512 if AVX2_AT_MOST.load(core::sync::atomic::Ordering::Relaxed) => Level::Avx2,
-        level => level,
-    }
 }
 
 /// [`layout`] a view at a time, for views numbered from `first`.

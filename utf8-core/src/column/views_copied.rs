@@ -9,7 +9,7 @@
 use super::nulls::holding64;
 use super::view::Place;
 use super::views::Views;
-use super::{Resume, Rows, per_row, view_scan};
+use super::{Resume, Rows, kernel_level, per_row, view_scan};
 use crate::error::Utf8Error;
 use crate::ruleset::Ruleset;
 
@@ -61,7 +61,7 @@ pub(super) fn copied<R: Ruleset, B: AsRef<[u8]>>(
             // The views of the last, short batch are followed by zeros.
             bytes[(end - first) * 16..INLINE].fill(0);
         }
-        if let Err(e) = R::validate(&bytes[..strings_end]) {
+        if let Err(e) = kernel_level::validate::<R>(&bytes[..strings_end]) {
             let listed = &listed[..copied.min(count)];
             let row = first_invalid::<R, B>(column, first, listed, &bytes[..strings_end], e);
             let found = per_row::<R, _>(column, Resume { row, at: 0 }, end);
@@ -152,7 +152,7 @@ fn first_invalid<R: Ruleset, B: AsRef<[u8]>>(
     let stop = e.valid_up_to();
     // Where the strings' check stopped, relative to their start.
     let strings_stop = if stop < INLINE {
-        R::validate(&batch[INLINE + 1..])
+        kernel_level::validate::<R>(&batch[INLINE + 1..])
             .err()
             .map(|e| e.valid_up_to())
     } else {
